@@ -1,0 +1,181 @@
+import type { ArgumentPath, JsonValue, ToolArguments } from './events.js';
+
+/**
+ * The part of a JSON Schema the parser reads to shape arguments while they stream: `string`
+ * keeps inner markup as text, `array` makes even a single element a list. Validation and
+ * coercion of everything else belong to dispatch.
+ */
+export interface ArgumentSchema {
+  type?: string | readonly string[];
+  properties?: Readonly<Record<string, ArgumentSchema>>;
+  items?: ArgumentSchema;
+}
+
+export enum FrameKind {
+  /** Nothing but whitespace yet: it may still become a string or an object. */
+  Undecided = 0,
+  Object = 1,
+  String = 2,
+}
+
+export interface Frame {
+  readonly name: string;
+  readonly path: ArgumentPath;
+  kind: FrameKind;
+  readonly schema: ArgumentSchema | undefined;
+  /** Whitespace seen while undecided: the value if the element holds nothing else. */
+  pendingWhitespace: string;
+  pieces: string[];
+  object: ToolArguments | null;
+  /** Keys of `object` whose value is a list (repeated elements, or the schema says array). */
+  lists: Set<string> | null;
+  /** How many children of each name have opened, for the indices of their paths. */
+  seen: Map<string, number> | null;
+}
+
+function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
+  const t = schema?.type;
+  return t === type || (Array.isArray(t) && t.includes(type));
+}
+
+export function createObject(): ToolArguments {
+  return Object.create(null) as ToolArguments;
+}
+
+/**
+ * Builds an arguments tree from element events: `open`, `text`, `close`. Same-name siblings
+ * become a list; an element with child elements is an object; one with text is a string.
+ * `onDelta` receives string content as it arrives, with its path.
+ */
+export function createArgumentsTree(
+  rootSchema: ArgumentSchema | undefined,
+  onDelta: (path: ArgumentPath, text: string) => void,
+) {
+  const root: Frame = frame('', { names: [], indices: [] }, FrameKind.Object, rootSchema);
+  root.object = createObject();
+  const stack: Frame[] = [root];
+
+  function frame(
+    name: string,
+    path: ArgumentPath,
+    kind: FrameKind,
+    schema: ArgumentSchema | undefined,
+  ): Frame {
+    return {
+      name,
+      path,
+      kind,
+      schema,
+      pendingWhitespace: '',
+      pieces: [],
+      object: null,
+      lists: null,
+      seen: null,
+    };
+  }
+
+  function toObject(f: Frame): void {
+    f.kind = FrameKind.Object;
+    f.pendingWhitespace = '';
+    f.object = createObject();
+  }
+
+  return {
+    get top(): Frame {
+      return stack[stack.length - 1];
+    },
+    get depth(): number {
+      return stack.length - 1;
+    },
+    /** Depth of the innermost open element called `name` (1 is a child of the root), or -1. */
+    depthOf(name: string): number {
+      for (let i = stack.length - 1; i > 0; i--) if (stack[i].name === name) return i;
+      return -1;
+    },
+    open(name: string): void {
+      const parent = stack[stack.length - 1];
+      if (parent.kind !== FrameKind.Object) toObject(parent);
+      if (parent.seen === null) parent.seen = new Map();
+      const index = parent.seen.get(name) ?? 0;
+      parent.seen.set(name, index + 1);
+      let schema = parent.schema?.properties?.[name];
+      if (hasType(schema, 'array')) {
+        if (parent.lists === null) parent.lists = new Set();
+        parent.lists.add(name);
+        schema = schema?.items;
+      }
+      const path = {
+        names: [...parent.path.names, name],
+        indices: [...parent.path.indices, index],
+      };
+      stack.push(
+        frame(
+          name,
+          path,
+          hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
+          schema,
+        ),
+      );
+    },
+    /** Whitespace in an undecided element: kept aside until the element shows what it is. */
+    whitespace(s: string): void {
+      const f = stack[stack.length - 1];
+      if (f.kind === FrameKind.Undecided) f.pendingWhitespace += s;
+      else if (f.kind === FrameKind.String) this.text(s);
+    },
+    /** Text content: makes an undecided element a string. Ignored in objects (the caller warns). */
+    text(s: string): void {
+      const f = stack[stack.length - 1];
+      if (f.kind === FrameKind.Object) return;
+      if (f.kind === FrameKind.Undecided) {
+        f.kind = FrameKind.String;
+        if (f.pendingWhitespace !== '') {
+          f.pieces.push(f.pendingWhitespace);
+          onDelta(f.path, f.pendingWhitespace);
+          f.pendingWhitespace = '';
+        }
+      }
+      if (s === '') return;
+      f.pieces.push(s);
+      onDelta(f.path, s);
+    },
+    /** Closes the innermost element and stores its value in its parent. */
+    close(): void {
+      const f = stack.pop();
+      if (f === undefined || stack.length === 0)
+        throw new Error('arguments tree: close without open');
+      let value: JsonValue;
+      if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
+      else if (f.kind === FrameKind.String)
+        value = f.pieces.length === 1 ? f.pieces[0] : f.pieces.join('');
+      else {
+        value = f.pendingWhitespace;
+        if (value !== '') onDelta(f.path, value);
+      }
+      const parent = stack[stack.length - 1];
+      const target = parent.object as ToolArguments;
+      if (parent.lists?.has(f.name)) {
+        const list = Object.hasOwn(target, f.name) ? (target[f.name] as JsonValue[]) : [];
+        list.push(value);
+        target[f.name] = list;
+      } else if (Object.hasOwn(target, f.name)) {
+        if (parent.lists === null) parent.lists = new Set();
+        parent.lists.add(f.name);
+        target[f.name] = [target[f.name], value];
+      } else {
+        target[f.name] = value;
+      }
+    },
+    /** Closes every open element (lenient end of a call) and returns the root object. */
+    finish(): ToolArguments {
+      while (stack.length > 1) this.close();
+      return root.object as ToolArguments;
+    },
+    /** The arguments parsed so far, without closing anything (for errors on failed calls). */
+    snapshot(): ToolArguments {
+      return root.object as ToolArguments;
+    },
+  };
+}
+
+export type ArgumentsTree = ReturnType<typeof createArgumentsTree>;

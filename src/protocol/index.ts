@@ -1,0 +1,19 @@
+export type { ArgumentSchema } from './arguments-tree.js';
+export type * from './events.js';
+export {
+  createFold,
+  type ParseError,
+  type ParseOptions,
+  type ParseResult,
+  type ParseWarning,
+  parse,
+} from './parse.js';
+export {
+  createParser,
+  PARSER_DEFAULTS,
+  type Parser,
+  type ParserOptions,
+  type PrefilledThinking,
+} from './parser.js';
+export { renderArguments, renderCall } from './render.js';
+export { parseStream, ToolCallStream } from './stream.js';

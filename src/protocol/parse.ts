@@ -1,0 +1,76 @@
+import type { ParseErrorEvent, ParserEvent, ParseWarningCode, ToolCall } from './events.js';
+import { createParser, type ParserOptions } from './parser.js';
+
+export interface ParseWarning {
+  code: ParseWarningCode;
+  message: string;
+  offset: number;
+  callId?: string;
+}
+
+export type ParseError = Omit<ParseErrorEvent, 'type'>;
+
+export interface ParseResult {
+  /** Everything that is neither thinking nor a call, as written. */
+  text: string;
+  /** One entry per thinking block, in order. */
+  thinking: string[];
+  calls: ToolCall[];
+  warnings: ParseWarning[];
+  errors: ParseError[];
+}
+
+export type ParseOptions = Omit<ParserOptions, 'onEvent'>;
+
+/** Folds parser events into a result. The same fold serves `parse` and any stream of events. */
+export function createFold() {
+  const textPieces: string[] = [];
+  const thinking: string[] = [];
+  let thinkingPieces: string[] | null = null;
+  const result: ParseResult = { text: '', thinking, calls: [], warnings: [], errors: [] };
+  return {
+    add(event: ParserEvent): void {
+      switch (event.type) {
+        case 'text':
+          textPieces.push(event.text);
+          break;
+        case 'thinking-start':
+          thinkingPieces = [];
+          break;
+        case 'thinking-delta':
+          thinkingPieces?.push(event.text);
+          break;
+        case 'thinking-end':
+          thinking.push((thinkingPieces ?? []).join(''));
+          thinkingPieces = null;
+          break;
+        case 'tool-end':
+          result.calls.push(event.call);
+          break;
+        case 'warning': {
+          const { type: _, ...warning } = event;
+          result.warnings.push(warning);
+          break;
+        }
+        case 'error': {
+          const { type: _, ...error } = event;
+          result.errors.push(error);
+          break;
+        }
+      }
+    },
+    result(): ParseResult {
+      result.text = textPieces.join('');
+      return result;
+    },
+  };
+}
+
+/** Parses a whole reply: exactly the events of one `feed` and `end`, folded. */
+export function parse(text: string, options: ParseOptions = {}): ParseResult {
+  const fold = createFold();
+  const parser = createParser({ ...options, onEvent: fold.add });
+  parser.feed(text);
+  parser.end();
+  return fold.result();
+}

@@ -1,0 +1,559 @@
+import type { ArgumentSchema } from './arguments-tree.js';
+import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
+import { type CallParser, CallStatus, createCallParser } from './call-parser.js';
+import { Char, isHighSurrogate, isSpaceOrTab } from './chars.js';
+import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
+import { startsWithAt } from './tag.js';
+
+/**
+ * Whether the output begins inside thinking because the chat template already wrote `<think>`:
+ * `'auto'` decides from the text (a `</think>` before any call or thinking block), `'always'`
+ * starts in thinking, `'never'` reads a leading `</think>` as text.
+ */
+export type PrefilledThinking = 'auto' | 'always' | 'never';
+
+export interface ParserOptions {
+  onEvent: (event: ParserEvent) => void;
+  /** Default `'auto'`: text at the start is held until it is decided, at most `maxHold` characters. */
+  prefilledThinking?: PrefilledThinking;
+  /** Largest tool block, in UTF-16 code units (bytes for ASCII). Default 8 MiB. */
+  maxCallBytes?: number;
+  /** Deepest nesting of argument elements. Default 32. */
+  maxDepth?: number;
+  /**
+   * The most characters the parser holds undecided: a `[` bracket waiting for its `]`, or the
+   * start of a reply that may be pre-filled thinking. Past it the text is released as text.
+   * Default 16384.
+   */
+  maxHold?: number;
+  /** Argument schemas by tool name: they decide strings and lists while arguments stream. */
+  schemas?: Readonly<Record<string, ArgumentSchema>>;
+  /** Ids of calls, from their index in the stream. Default `call_0`, `call_1`, … */
+  generateId?: (index: number) => string;
+}
+
+export const PARSER_DEFAULTS = {
+  prefilledThinking: 'auto' as PrefilledThinking,
+  maxCallBytes: 8 * 1024 * 1024,
+  maxDepth: 32,
+  maxHold: 16 * 1024,
+  generateId: (index: number): string => `call_${index}`,
+};
+
+export interface Parser {
+  /** Reads the next chunk of the stream. Never throws on any text. */
+  feed(chunk: string): void;
+  /** Ends the stream: whatever is held is decided, unclosed blocks are reported. */
+  end(): void;
+  /** Forgets everything, ready for a new stream. */
+  reset(): void;
+}
+
+enum Top {
+  LineStart = 0,
+  MidLine = 1,
+  Bracket = 2,
+  ThinkTag = 3,
+  Call = 4,
+}
+
+const TOOL_OPEN = '<tool>';
+const THINK_OPEN = '<think>';
+const THINKING_OPEN = '<thinking>';
+const THINK_CLOSE = '</think>';
+
+/**
+ * The streaming parser: text, thinking and tool calls out of a model's reply, chunk by chunk.
+ *
+ * Outside calls the state machine works line by line: constructs only begin at a line start,
+ * so the rest of a line is skipped with one `indexOf('\n')`. Input not yet decided (a partial
+ * tag, a bracket waiting for its `]`) stays in `buf`; everything before `pos` is done with.
+ */
+export function createParser(options: ParserOptions): Parser {
+  const onEvent = options.onEvent;
+  const maxCallBytes = options.maxCallBytes ?? PARSER_DEFAULTS.maxCallBytes;
+  const maxHold = options.maxHold ?? PARSER_DEFAULTS.maxHold;
+  const prefilled = options.prefilledThinking ?? PARSER_DEFAULTS.prefilledThinking;
+  const generateId = options.generateId ?? PARSER_DEFAULTS.generateId;
+  const callOptions = {
+    maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
+    schemas: options.schemas,
+  };
+  const matcher = createBracketMatcher(maxHold);
+
+  let buf = '';
+  let pos = 0;
+  /** Absolute offset of `buf[0]` in the whole input. */
+  let offset = 0;
+  let state = Top.LineStart;
+  /** Start (in `buf`) of text consumed but not yet emitted, or -1. */
+  let textStart = -1;
+
+  let inFence = false;
+  let fenceChar = 0;
+  let fenceLength = 0;
+  /** The fence holds only calls and blank lines so far: a `<tool>` line in it is a call. */
+  let fenceCallable = false;
+
+  let thinkClose = THINK_CLOSE;
+  let bracketAt = 0;
+  /** While a bracket waits for its `]`, chunks gather here instead of being joined per feed. */
+  let pending: string[] | null = null;
+  let pendingLength = 0;
+
+  let call: CallParser | null = null;
+  let callId = '';
+  let callStart = 0;
+  let rawPieces: string[] = [];
+  let rawLength = 0;
+  let callCount = 0;
+
+  // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
+  // the start can still turn into one thinking block.
+  let undecided = false;
+  let queue: ParserEvent[] = [];
+  let startChunks: string[] = [];
+  let started = false;
+
+  /** Where the next `</think>` is in `buf`, found once per buffer: every line asks. */
+  let bufVersion = 0;
+  let closeSearchVersion = -1;
+  let closeSearchAt = -1;
+  function findThinkClose(): number {
+    if (closeSearchVersion !== bufVersion || (closeSearchAt !== -1 && closeSearchAt < pos)) {
+      closeSearchVersion = bufVersion;
+      closeSearchAt = buf.indexOf(THINK_CLOSE, pos);
+    }
+    return closeSearchAt;
+  }
+
+  function emit(event: ParserEvent): void {
+    if (undecided) queue.push(event);
+    else onEvent(event);
+  }
+
+  function flushText(end: number): void {
+    if (textStart !== -1 && end > textStart)
+      emit({ type: 'text', text: buf.slice(textStart, end) });
+    textStart = -1;
+  }
+
+  function markText(from: number): void {
+    if (textStart === -1) textStart = from;
+  }
+
+  function decideNotPrefilled(): void {
+    if (!undecided) return;
+    undecided = false;
+    startChunks = [];
+    const events = queue;
+    queue = [];
+    for (const event of events) onEvent(event);
+  }
+
+  /** A `</think>` at absolute `at` ends a pre-filled thinking block that began the input. */
+  function decidePrefilled(at: number): void {
+    undecided = false;
+    const thinking = startChunks.join('').slice(0, at);
+    startChunks = [];
+    queue = [];
+    textStart = -1;
+    inFence = false;
+    onEvent({ type: 'thinking-start', offset: 0, format: 'prefilled' });
+    if (thinking !== '') onEvent({ type: 'thinking-delta', text: thinking });
+    onEvent({ type: 'thinking-end', offset: at + THINK_CLOSE.length });
+  }
+
+  function start(): void {
+    started = true;
+    if (prefilled === 'auto') undecided = true;
+    else if (prefilled === 'always') {
+      onEvent({ type: 'thinking-start', offset: 0, format: 'prefilled' });
+      thinkClose = THINK_CLOSE;
+      state = Top.ThinkTag;
+    }
+  }
+
+  function beginThinking(at: number, format: ThinkingFormat): void {
+    flushText(at);
+    emit({ type: 'thinking-start', offset: offset + at, format });
+  }
+
+  function beginCall(at: number): void {
+    flushText(at);
+    decideNotPrefilled();
+    callId = generateId(callCount++);
+    callStart = offset + at;
+    rawPieces = [TOOL_OPEN];
+    rawLength = TOOL_OPEN.length;
+    call = createCallParser(callId, callOptions, emit);
+    emit({ type: 'tool-start', id: callId, offset: callStart });
+    pos = at + TOOL_OPEN.length;
+    state = Top.Call;
+  }
+
+  /** A block that is no call: the error, then its text back into the output, so nothing is lost. */
+  function failCall(code: ParseErrorCode, message: string, at: number, parser: CallParser): void {
+    const raw = rawPieces.join('');
+    emit({
+      type: 'error',
+      code,
+      message,
+      offset: at,
+      callId,
+      partial: { ...parser.partial(), raw },
+    });
+    emit({ type: 'text', text: raw });
+    endCall();
+  }
+
+  function endCall(): void {
+    call = null;
+    rawPieces = [];
+    rawLength = 0;
+    state = Top.MidLine;
+  }
+
+  /** Advances the call parser; returns false when it waits for input. */
+  function stepCall(final: boolean): boolean {
+    const parser = call as CallParser;
+    const from = pos;
+    pos = parser.run(buf, pos, offset, final);
+    if (pos > from) {
+      rawPieces.push(buf.slice(from, pos));
+      rawLength += pos - from;
+    }
+    if (rawLength > maxCallBytes && parser.status === CallStatus.Open) {
+      failCall(
+        'max-call-bytes-exceeded',
+        `the tool block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
+        offset + pos,
+        parser,
+      );
+      return true;
+    }
+    switch (parser.status) {
+      case CallStatus.Open:
+        if (!final) return false;
+        {
+          const failure = parser.incomplete(callStart);
+          failCall(failure.code, failure.message, failure.offset, parser);
+        }
+        return true;
+      case CallStatus.Done: {
+        const result = parser.complete(callStart);
+        if ('code' in result) {
+          failCall(result.code, result.message, result.offset, parser);
+          return true;
+        }
+        emit({
+          type: 'tool-end',
+          call: {
+            id: callId,
+            ...result,
+            raw: rawPieces.join(''),
+            start: callStart,
+            end: offset + pos,
+          },
+        });
+        endCall();
+        return true;
+      }
+      case CallStatus.Failed: {
+        const failure = parser.failure as { code: ParseErrorCode; message: string; offset: number };
+        failCall(failure.code, failure.message, failure.offset, parser);
+        return true;
+      }
+      case CallStatus.Restart: {
+        failCall(
+          'incomplete-tool-call',
+          'a new <tool> began before this one was closed with </tool>',
+          callStart,
+          parser,
+        );
+        beginCall(pos);
+        return true;
+      }
+    }
+  }
+
+  /** At a line start, after leading blanks: returns false when it waits for input. */
+  function stepLineStart(final: boolean): boolean {
+    const n = buf.length;
+    let i = pos;
+    while (i < n && isSpaceOrTab(buf.charCodeAt(i))) i++;
+    if (i > pos) {
+      markText(pos);
+      pos = i;
+    }
+    if (i >= n) return false;
+    const c = buf.charCodeAt(i);
+    if (c === Char.Newline || c === Char.CarriageReturn) {
+      markText(i);
+      pos = i + 1;
+      return true;
+    }
+    if (c === Char.Lt) {
+      const tool = startsWithAt(buf, i, TOOL_OPEN);
+      if (tool === true && (!inFence || fenceCallable)) {
+        beginCall(i);
+        return true;
+      }
+      if (!inFence) {
+        const think = startsWithAt(buf, i, THINK_OPEN);
+        const thinking = startsWithAt(buf, i, THINKING_OPEN);
+        if (think === true || thinking === true) {
+          flushText(i);
+          decideNotPrefilled();
+          beginThinking(i, 'tag');
+          thinkClose = think === true ? THINK_CLOSE : '</thinking>';
+          pos = i + (think === true ? THINK_OPEN.length : THINKING_OPEN.length);
+          state = Top.ThinkTag;
+          return true;
+        }
+        if (!final && (think === null || thinking === null || tool === null)) return false;
+      } else if (!final && tool === null && fenceCallable) return false;
+    } else if (c === Char.OpenBracket && !inFence) {
+      flushText(i);
+      bracketAt = offset + i;
+      pos = i;
+      state = Top.Bracket;
+      return true;
+    } else if (c === Char.Backtick || c === Char.Tilde) {
+      const decided = stepFenceLine(i, c, final);
+      if (decided === null) return false;
+    }
+    if (inFence) fenceCallable = false;
+    state = Top.MidLine;
+    return true;
+  }
+
+  /**
+   * A line that starts with backticks or tildes: opens a fence, closes the open one, or is
+   * text. Returns null when the input ends before that is decided.
+   */
+  function stepFenceLine(i: number, c: number, final: boolean): boolean | null {
+    const n = buf.length;
+    let k = i;
+    while (k < n && buf.charCodeAt(k) === c) k++;
+    if (k >= n && !final) return null;
+    const run = k - i;
+    if (run < 3) return false;
+    if (!inFence) {
+      inFence = true;
+      fenceChar = c;
+      fenceLength = run;
+      fenceCallable = true;
+      markText(pos);
+      state = Top.MidLine;
+      return true;
+    }
+    if (c !== fenceChar || run < fenceLength) return false;
+    while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
+    if (k >= n && !final) return null;
+    if (k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn) {
+      inFence = false;
+    }
+    return true;
+  }
+
+  /** The rest of a line is text; in 'auto' mode a `</think>` in it may end pre-filled thinking. */
+  function stepMidLine(final: boolean): boolean {
+    const n = buf.length;
+    const newline = buf.indexOf('\n', pos);
+    let end = newline === -1 ? n : newline + 1;
+    if (undecided) {
+      const close = findThinkClose();
+      if (close !== -1 && close < end && offset + close <= maxHold) {
+        markText(pos);
+        decidePrefilled(offset + close);
+        pos = close + THINK_CLOSE.length;
+        return true;
+      }
+      if (newline === -1 && !final) {
+        // Keep a partial `</think>` at the end for the next chunk.
+        end = partialSuffixStart(buf, pos, THINK_CLOSE);
+      }
+    }
+    if (newline === -1 && !final && end > pos && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
+    if (end > pos) {
+      markText(pos);
+      pos = end;
+    }
+    if (undecided && offset + pos > maxHold) decideNotPrefilled();
+    if (newline === -1 || end <= newline) return false;
+    state = Top.LineStart;
+    return true;
+  }
+
+  /** Inside `<think>`: thinking streams out until the closing tag. */
+  function stepThinkTag(final: boolean): boolean {
+    const n = buf.length;
+    const close = buf.indexOf(thinkClose, pos);
+    let end = close === -1 ? n : close;
+    if (close === -1 && !final) {
+      end = partialSuffixStart(buf, pos, thinkClose);
+      if (end > pos && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
+    }
+    if (end > pos) emit({ type: 'thinking-delta', text: buf.slice(pos, end) });
+    pos = end;
+    if (close === -1) return false;
+    pos = close + thinkClose.length;
+    emit({ type: 'thinking-end', offset: offset + pos });
+    state = Top.MidLine;
+    return true;
+  }
+
+  /** At a line-start `[`: thinking when its `]` ends a line and it is no markdown. */
+  function stepBracket(final: boolean): boolean {
+    const n = buf.length;
+    let close = matcher.match(bracketAt, buf, offset);
+    if (close === UNDECIDED) {
+      if (!final) {
+        pending = [];
+        return false;
+      }
+      close = UNMATCHED;
+    }
+    const at = bracketAt - offset;
+    if (close !== UNMATCHED) {
+      const rel = close - offset;
+      let k = rel + 1;
+      while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
+      if (k >= n && !final) return false;
+      const endsLine =
+        k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn;
+      const content = buf.slice(at + 1, rel);
+      if (endsLine && !isMarkdownBracket(content)) {
+        beginThinking(at, 'bracket');
+        emit({ type: 'thinking-delta', text: content });
+        emit({ type: 'thinking-end', offset: close + 1 });
+        pos = rel + 1;
+        state = Top.MidLine;
+        return true;
+      }
+    }
+    markText(at);
+    pos = at + 1;
+    state = Top.MidLine;
+    return true;
+  }
+
+  function run(final: boolean): void {
+    let going = true;
+    while (going) {
+      switch (state) {
+        case Top.LineStart:
+          going = stepLineStart(final);
+          break;
+        case Top.MidLine:
+          going = stepMidLine(final);
+          break;
+        case Top.Bracket:
+          going = stepBracket(final);
+          break;
+        case Top.ThinkTag:
+          going = stepThinkTag(final);
+          break;
+        case Top.Call:
+          going = stepCall(final);
+          break;
+      }
+    }
+    flushText(pos);
+  }
+
+  function finish(): void {
+    if (state === Top.ThinkTag) {
+      emit({
+        type: 'warning',
+        code: 'unclosed-thinking',
+        message: `thinking was not closed with ${thinkClose} before the input ended`,
+        offset: offset + pos,
+      });
+      emit({ type: 'thinking-end', offset: offset + pos });
+    }
+    decideNotPrefilled();
+  }
+
+  function clear(): void {
+    buf = '';
+    pos = 0;
+    offset = 0;
+    state = Top.LineStart;
+    textStart = -1;
+    inFence = false;
+    fenceCallable = false;
+    pending = null;
+    pendingLength = 0;
+    call = null;
+    rawPieces = [];
+    rawLength = 0;
+    callCount = 0;
+    undecided = false;
+    queue = [];
+    startChunks = [];
+    started = false;
+    matcher.reset();
+  }
+
+  function take(chunk: string): void {
+    if (!started) start();
+    if (undecided) startChunks.push(chunk);
+    if (pending !== null) {
+      const chunkStart = offset + buf.length + pendingLength;
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      if (matcher.match(bracketAt, chunk, chunkStart) === UNDECIDED) return;
+      chunk = pending.join('');
+      pending = null;
+      pendingLength = 0;
+    }
+    bufVersion++;
+    // Only the undecided tail is kept: concatenating the whole message per feed is O(n²).
+    if (pos > 0) {
+      offset += pos;
+      buf = buf.slice(pos) + chunk;
+      pos = 0;
+    } else {
+      buf += chunk;
+    }
+  }
+
+  return {
+    feed(chunk: string): void {
+      if (chunk === '') return;
+      take(chunk);
+      if (pending === null) run(false);
+    },
+    end(): void {
+      if (!started) start();
+      if (pending !== null) {
+        const rest = pending.join('');
+        pending = null;
+        pendingLength = 0;
+        offset += pos;
+        bufVersion++;
+        buf = buf.slice(pos) + rest;
+        pos = 0;
+      }
+      run(true);
+      finish();
+      clear();
+    },
+    reset: clear,
+  };
+}
+
+/** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */
+function partialSuffixStart(s: string, from: number, literal: string): number {
+  for (let k = Math.max(from, s.length - literal.length + 1); k < s.length; k++) {
+    if (s.charCodeAt(k) === Char.Lt && literal.startsWith(s.slice(k))) return k;
+  }
+  return s.length;
+}
+
+/** Markdown that a line-start bracket can be: a task box `[ ]` / `[x]`, or nothing at all. */
+function isMarkdownBracket(content: string): boolean {
+  return content === '' || content === ' ' || content === 'x' || content === 'X';
+}
