@@ -218,16 +218,20 @@ export function createParser(options: ParserOptions): Parser {
   function stepCall(final: boolean): boolean {
     const parser = call as CallParser;
     const from = pos;
-    pos = parser.run(buf, pos, offset, final);
+    // The call parser never sees past the cap, so the cap bites at the same place however
+    // the input was chunked: a block still open after `maxCallBytes` characters is too long.
+    const limit = pos + maxCallBytes - rawLength;
+    const capped = buf.length >= limit;
+    pos = parser.run(buf.length > limit ? buf.slice(0, limit) : buf, pos, offset, final && !capped);
     if (pos > from) {
       rawPieces.push(buf.slice(from, pos));
       rawLength += pos - from;
     }
-    if (rawLength > maxCallBytes && parser.status === CallStatus.Open) {
+    if (parser.status === CallStatus.Open && capped) {
       failCall(
         'max-call-bytes-exceeded',
         `the tool block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
-        offset + pos,
+        callStart + maxCallBytes,
         parser,
       );
       return true;
@@ -320,8 +324,12 @@ export function createParser(options: ParserOptions): Parser {
       state = Top.Bracket;
       return true;
     } else if (c === Char.Backtick || c === Char.Tilde) {
-      const decided = stepFenceLine(i, c, final);
-      if (decided === null) return false;
+      const marker = stepFenceLine(i, c, final);
+      if (marker === null) return false;
+      if (marker) {
+        state = Top.MidLine;
+        return true;
+      }
     }
     if (inFence) fenceCallable = false;
     state = Top.MidLine;
@@ -329,8 +337,8 @@ export function createParser(options: ParserOptions): Parser {
   }
 
   /**
-   * A line that starts with backticks or tildes: opens a fence, closes the open one, or is
-   * text. Returns null when the input ends before that is decided.
+   * A line that starts with backticks or tildes: true when it opens or closes a fence, false
+   * when it is content, null when the input ends before that is decided.
    */
   function stepFenceLine(i: number, c: number, final: boolean): boolean | null {
     const n = buf.length;
@@ -344,16 +352,13 @@ export function createParser(options: ParserOptions): Parser {
       fenceChar = c;
       fenceLength = run;
       fenceCallable = true;
-      markText(pos);
-      state = Top.MidLine;
       return true;
     }
     if (c !== fenceChar || run < fenceLength) return false;
     while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
     if (k >= n && !final) return null;
-    if (k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn) {
-      inFence = false;
-    }
+    if (k < n && buf.charCodeAt(k) !== Char.Newline && buf.charCodeAt(k) !== Char.CarriageReturn) return false;
+    inFence = false;
     return true;
   }
 

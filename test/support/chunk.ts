@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { createFold, createParser, type ParseOptions, type ParseResult, type ParserEvent } from '../../src/index.js';
+
+/** Splits `text` at the given cut points (any numbers; taken modulo the length). */
+export function splitAt(text: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((c) => (text.length === 0 ? 0 : c % (text.length + 1))))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let last = 0;
+  for (const p of points) {
+    chunks.push(text.slice(last, p));
+    last = p;
+  }
+  chunks.push(text.slice(last));
+  return chunks;
+}
+
+/** Cut points for `splitAt`: from none to many, so chunks run from one character to all. */
+export const cutsArbitrary = fc.array(fc.nat(), { maxLength: 64 });
+
+export function feedChunks(chunks: readonly string[], options: ParseOptions = {}): { result: ParseResult; events: ParserEvent[] } {
+  const fold = createFold();
+  const events: ParserEvent[] = [];
+  const parser = createParser({
+    ...options,
+    onEvent: (event) => {
+      events.push(event);
+      fold.add(event);
+    },
+  });
+  for (const chunk of chunks) parser.feed(chunk);
+  parser.end();
+  return { result: fold.result(), events };
+}

@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+
+const prose = fc.constantFrom(
+  'The parser reads a < b && c > d.',
+  'R&D spent Array<string> on Map<K, V>.',
+  'See [the docs](https://example.com) and [ref][1].',
+  '- [ ] task\n- [x] done',
+  'Inline <tool> in a sentence is prose.',
+  'Emoji 😀 and 日本語 and café.',
+  '| a | b |\n|---|---|\n| x < y | R&D |',
+  'Closing tags like </tool> and </think> in prose.',
+  '',
+);
+
+const value = fc.constantFrom(
+  'plain',
+  'a < b && c',
+  'x &amp; y &lt;z&gt; &#x1F600; &bogus; &',
+  '<![CDATA[if (a < b) { s = "</content>"; }]]>',
+  '<![CDATA[a]]]]><![CDATA[>b]]>',
+  'const s = "</content>"; // trailing',
+  '<b>bold</b> text',
+  '\n  indented\n',
+  '😀🎉',
+  '',
+);
+
+const argumentXml = fc
+  .tuple(fc.constantFrom('path', 'content', 'query', '__proto__', 'file'), value)
+  .map(([name, v]) => `<${name}>${v}</${name}>`);
+
+const nested = fc
+  .array(argumentXml, { maxLength: 3 })
+  .map((children) => `<files><file>${children.join('')}</file><file>${children.join('\n')}</file></files>`);
+
+const call = fc
+  .tuple(
+    fc.constantFrom('', '<server_name>local</server_name>\n', '<server_name>fs</server_name>\n'),
+    fc.constantFrom('read_file', 'write_to_file', ''),
+    fc.array(fc.oneof(argumentXml, nested), { maxLength: 4 }),
+    fc.constantFrom('</tool>', '</tool>', '</read_file>', ''),
+    fc.constantFrom('', '```xml\n'),
+  )
+  .map(([server, name, args, close, fence]) => {
+    const block = `<tool>\n${server}<tool_name>${name}</tool_name>\n<arguments>\n${args.join('\n')}\n</arguments>\n${close}`;
+    return fence === '' ? block : `${fence}${block}\n\`\`\``;
+  });
+
+const jsonCall = fc.constantFrom(
+  '<tool>{"tool_name": "x", "arguments": {"a": "</tool>"}}</tool>',
+  '<tool>\n{"tool_name": "x", "arguments": {"a": 1,}}\n</tool>',
+  '<tool>{"server_name": "s", "tool_name": "y"}',
+);
+
+const thinking = fc.constantFrom(
+  "[I'll read the file first]",
+  '[Multi-line\nthinking [nested]\nblock]',
+  '<think>reasoning with a < b</think>',
+  '<thinking>plan</thinking>',
+  '<think>never closed',
+  '[unclosed bracket',
+  '[ ]',
+  '</think>',
+);
+
+const fence = fc.constantFrom('```ts\nconst a = [1, 2];\n<tool>\n```', '~~~\n[x]\n~~~', '```');
+
+/** Documents shaped like model replies: prose, thinking, calls (some broken), fences. */
+export const documentArbitrary = fc
+  .array(fc.oneof(prose, call, jsonCall, thinking, fence), { maxLength: 8 })
+  .chain((parts) =>
+    fc
+      .array(fc.constantFrom('\n', '\n\n', '  ', '\r\n', ' '), { minLength: parts.length, maxLength: parts.length })
+      .map((separators) => parts.map((part, i) => part + separators[i]).join('')),
+  );
+
+/** Strings made of the protocol's own delimiters: the inputs most likely to confuse it. */
+export const delimiterSoupArbitrary = fc
+  .array(
+    fc.constantFrom(
+      '<tool>',
+      '</tool>',
+      '<tool_name>',
+      '</tool_name>',
+      '<arguments>',
+      '</arguments>',
+      '<a>',
+      '</a>',
+      '<a/>',
+      '<![CDATA[',
+      ']]>',
+      '&amp;',
+      '&',
+      '&#x',
+      '[',
+      ']',
+      '\n',
+      '\r',
+      ' ',
+      '```',
+      '<think>',
+      '</think>',
+      '{',
+      '}',
+      '"',
+      '\\',
+      '<',
+      '>',
+      '/',
+      'x',
+      '\uD83D',
+      '\uDE00',
+    ),
+    { maxLength: 60 },
+  )
+  .map((parts) => parts.join(''));
