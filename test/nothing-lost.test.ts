@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type ParserEvent, parse } from '../src/index.js';
+import { feedChunks } from './support/chunk.js';
+import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
+import { parserFixtures } from './support/fixtures.js';
+
+/**
+ * The input with every call and thinking block cut out: what the text events must add up to.
+ * Failed blocks are not cut: their raw text is given back as text.
+ */
+function expectedText(input: string, events: readonly ParserEvent[]): string {
+  const spans: Array<[number, number]> = [];
+  let thinkingStart = -1;
+  for (const event of events) {
+    if (event.type === 'tool-end') spans.push([event.call.start, event.call.end]);
+    if (event.type === 'thinking-start') thinkingStart = event.offset;
+    if (event.type === 'thinking-end') spans.push([thinkingStart, event.offset]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let last = 0;
+  for (const [start, end] of spans) {
+    expect(start).toBeGreaterThanOrEqual(last);
+    out += input.slice(last, start);
+    last = end;
+  }
+  return out + input.slice(last);
+}
+
+function checkAccounting(input: string): void {
+  const { result, events } = feedChunks([input]);
+  expect(result.text).toBe(expectedText(input, events));
+  for (const call of result.calls) expect(call.raw).toBe(input.slice(call.start, call.end));
+  for (const error of result.errors) {
+    expect(error.offset).toBeGreaterThanOrEqual(0);
+    expect(error.offset).toBeLessThanOrEqual(input.length);
+    expect(error.message.length).toBeGreaterThan(0);
+  }
+}
+
+describe('bad input: never throws, and every character ends up in text, a call or thinking', () => {
+  it('holds for every fixture', () => {
+    for (const fixture of parserFixtures()) checkAccounting(fixture.text);
+  });
+
+  it('holds for arbitrary strings', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), checkAccounting), { numRuns: 3000 });
+  });
+
+  it('holds for strings made of the protocol delimiters', () => {
+    fc.assert(fc.property(delimiterSoupArbitrary, checkAccounting), { numRuns: 3000 });
+  });
+
+  it('holds for generated documents', () => {
+    fc.assert(fc.property(documentArbitrary, checkAccounting), { numRuns: 1000 });
+  });
+
+  it('never throws with tiny limits either', () => {
+    const options = { maxHold: 3, maxCallBytes: 10, maxDepth: 1 };
+    fc.assert(
+      fc.property(delimiterSoupArbitrary, (text) => {
+        expect(() => parse(text, options)).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
