@@ -45,7 +45,9 @@ describe('bad input: never throws, and every character ends up in text, a call o
   });
 
   it('holds for arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), checkAccounting), { numRuns: 3000 });
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), checkAccounting), {
+      numRuns: 3000,
+    });
   });
 
   it('holds for strings made of the protocol delimiters', () => {

@@ -87,9 +87,12 @@ export function createArgumentsTree(
     get depth(): number {
       return stack.length - 1;
     },
-    /** Depth of the innermost open element called `name` (1 is a child of the root), or -1. */
-    depthOf(name: string): number {
-      for (let i = stack.length - 1; i > 0; i--) if (stack[i].name === name) return i;
+    /**
+     * Depth of the innermost open element called `name` (1 is a child of the root) that is
+     * shallower than `below` (default: any open element), or -1.
+     */
+    depthOf(name: string, below = stack.length): number {
+      for (let i = below - 1; i > 0; i--) if (stack[i].name === name) return i;
       return -1;
     },
     open(name: string): void {

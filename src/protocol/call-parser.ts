@@ -234,8 +234,7 @@ export function createCallParser(
     if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return 1;
     if (next.kind !== TagKind.Close) return 0;
     if (next.name === 'tool' || next.name === 'arguments') return 1;
-    const depth = t.depthOf(next.name);
-    return depth > 0 && depth < targetDepth ? 1 : 0;
+    return t.depthOf(next.name, targetDepth) > 0 ? 1 : 0;
   }
 
   /** In a string value: runs of text, references, CDATA, and candidate closing tags. */

@@ -357,7 +357,8 @@ export function createParser(options: ParserOptions): Parser {
     if (c !== fenceChar || run < fenceLength) return false;
     while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
     if (k >= n && !final) return null;
-    if (k < n && buf.charCodeAt(k) !== Char.Newline && buf.charCodeAt(k) !== Char.CarriageReturn) return false;
+    if (k < n && buf.charCodeAt(k) !== Char.Newline && buf.charCodeAt(k) !== Char.CarriageReturn)
+      return false;
     inFence = false;
     return true;
   }

@@ -1,9 +1,17 @@
 import fc from 'fast-check';
-import { createFold, createParser, type ParseOptions, type ParseResult, type ParserEvent } from '../../src/index.js';
+import {
+  createFold,
+  createParser,
+  type ParseOptions,
+  type ParseResult,
+  type ParserEvent,
+} from '../../src/index.js';
 
 /** Splits `text` at the given cut points (any numbers; taken modulo the length). */
 export function splitAt(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((c) => (text.length === 0 ? 0 : c % (text.length + 1))))].sort((a, b) => a - b);
+  const points = [
+    ...new Set(cuts.map((c) => (text.length === 0 ? 0 : c % (text.length + 1)))),
+  ].sort((a, b) => a - b);
   const chunks: string[] = [];
   let last = 0;
   for (const p of points) {
@@ -17,7 +25,10 @@ export function splitAt(text: string, cuts: readonly number[]): string[] {
 /** Cut points for `splitAt`: from none to many, so chunks run from one character to all. */
 export const cutsArbitrary = fc.array(fc.nat(), { maxLength: 64 });
 
-export function feedChunks(chunks: readonly string[], options: ParseOptions = {}): { result: ParseResult; events: ParserEvent[] } {
+export function feedChunks(
+  chunks: readonly string[],
+  options: ParseOptions = {},
+): { result: ParseResult; events: ParserEvent[] } {
   const fold = createFold();
   const events: ParserEvent[] = [];
   const parser = createParser({

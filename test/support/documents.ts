@@ -31,7 +31,10 @@ const argumentXml = fc
 
 const nested = fc
   .array(argumentXml, { maxLength: 3 })
-  .map((children) => `<files><file>${children.join('')}</file><file>${children.join('\n')}</file></files>`);
+  .map(
+    (children) =>
+      `<files><file>${children.join('')}</file><file>${children.join('\n')}</file></files>`,
+  );
 
 const call = fc
   .tuple(
@@ -70,7 +73,10 @@ export const documentArbitrary = fc
   .array(fc.oneof(prose, call, jsonCall, thinking, fence), { maxLength: 8 })
   .chain((parts) =>
     fc
-      .array(fc.constantFrom('\n', '\n\n', '  ', '\r\n', ' '), { minLength: parts.length, maxLength: parts.length })
+      .array(fc.constantFrom('\n', '\n\n', '  ', '\r\n', ' '), {
+        minLength: parts.length,
+        maxLength: parts.length,
+      })
       .map((separators) => parts.map((part, i) => part + separators[i]).join('')),
   );
 

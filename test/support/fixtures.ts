@@ -14,5 +14,8 @@ export function parserFixtures(): Fixture[] {
   return readdirSync(FIXTURES_DIR)
     .filter((file) => file.endsWith('.txt'))
     .sort()
-    .map((file) => ({ name: file.slice(0, -4), text: readFileSync(join(FIXTURES_DIR, file), 'utf8') }));
+    .map((file) => ({
+      name: file.slice(0, -4),
+      text: readFileSync(join(FIXTURES_DIR, file), 'utf8'),
+    }));
 }
