@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function tagcall(args: string[], input?: string) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    input: input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('tagcall parse', () => {
+  it('prints the documented JSON shape for standard input', () => {
+    const { code, stdout } = tagcall(
+      ['parse'],
+      '[plan]\nHi\n<tool>\n<tool_name>read</tool_name>\n<arguments><path>a</path></arguments>\n</tool>\n<tool>\n',
+    );
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out).toEqual({
+      text: '\nHi\n\n<tool>\n',
+      thinking: ['plan'],
+      calls: [{ server_name: 'local', tool_name: 'read', arguments: { path: 'a' }, format: 'xml' }],
+      warnings: [],
+      errors: [
+        {
+          code: 'incomplete-tool-call',
+          message: 'the <tool> block was not closed with </tool> before the input ended',
+          offset: 91,
+        },
+      ],
+    });
+  });
+
+  it('reads files and prints one NDJSON record per call, error and warning', () => {
+    const { code, stdout } = tagcall([
+      'parse',
+      'fixtures/parser/08-json-form.txt',
+      'fixtures/parser/09-json-invalid.txt',
+      '--format',
+      'ndjson',
+    ]);
+    expect(code).toBe(0);
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.type, r.source])).toEqual([
+      ['call', 'fixtures/parser/08-json-form.txt'],
+      ['warning', 'fixtures/parser/08-json-form.txt'],
+      ['error', 'fixtures/parser/09-json-invalid.txt'],
+    ]);
+  });
+
+  it('prints calls and thinking for people with --format pretty', () => {
+    const { code, stdout } = tagcall([
+      'parse',
+      'fixtures/demo/transcript.txt',
+      '--format',
+      'pretty',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('▶ github/create_pull_request');
+    expect(stdout).toContain('💭 The user wants the failing parser test fixed.');
+    expect(stdout).toContain('✖ incomplete-tool-call');
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('exits 2 with the usage on bad arguments', () => {
+    for (const args of [['parse', '--format', 'xml'], ['frobnicate'], ['parse', '--nope']]) {
+      const { code, stderr } = tagcall(args);
+      expect(code).toBe(2);
+      expect(stderr).toContain('Usage: tagcall parse');
+    }
+  });
+
+  it('exits 1 with the reason when a file cannot be read', () => {
+    const { code, stderr } = tagcall(['parse', 'fixtures/no-such-file.txt']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('no such file');
+  });
+});
