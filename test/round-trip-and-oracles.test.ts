@@ -123,7 +123,7 @@ const fxp = new XMLParser({
 
 /** Renders values with entity references instead of CDATA, so decoding is compared too. */
 function renderWithEntities(args: ToolArguments): string {
-  const escape = (s: string) =>
+  const escapeMarkup = (s: string) =>
     s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const render = (key: string, value: JsonValue): string => {
     if (Array.isArray(value)) return value.map((v) => render(key, v)).join('\n');
@@ -132,7 +132,7 @@ function renderWithEntities(args: ToolArguments): string {
         .map(([k, v]) => render(k, v))
         .join('\n')}\n</${key}>`;
     }
-    return `<${key}>${escape(String(value))}</${key}>`;
+    return `<${key}>${escapeMarkup(String(value))}</${key}>`;
   };
   return Object.entries(args)
     .map(([k, v]) => render(k, v))
