@@ -40,13 +40,23 @@ describe('chunk invariance: every split of the input folds to the result of one 
     );
   });
 
-  it('small limits decide the same way whatever the chunking', () => {
-    const options = { maxHold: 40, maxCallBytes: 120, maxDepth: 2 };
-    fc.assert(
-      fc.property(documentArbitrary, cutsArbitrary, (text, cuts) => {
-        expect(feedChunks(splitAt(text, cuts), options).result).toEqual(parse(text, options));
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  for (const options of [
+    { maxHold: 40, maxCallBytes: 120, maxDepth: 2 },
+    { maxHold: 5, maxCallBytes: 30, maxDepth: 1 },
+    { prefilledThinking: 'always' as const },
+    { prefilledThinking: 'never' as const },
+  ]) {
+    it(`decides the same way whatever the chunking with ${JSON.stringify(options)}`, () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(documentArbitrary, delimiterSoupArbitrary),
+          cutsArbitrary,
+          (text, cuts) => {
+            expect(feedChunks(splitAt(text, cuts), options).result).toEqual(parse(text, options));
+          },
+        ),
+        { numRuns: 1000 },
+      );
+    });
+  }
 });

@@ -412,6 +412,8 @@ export function createCallParser(
       return i;
     }
     if (c !== Char.Lt) {
+      // Only the first thing in the block can open the JSON form, however the text is chunked.
+      sawChild = true;
       strayText(offset + i);
       const next = buf.indexOf('<', i);
       return next === -1 ? n : next;
@@ -419,11 +421,11 @@ export function createCallParser(
     readTag(buf, i, final, tag);
     if (tag.kind === TagKind.NeedMore) return i;
     const at = offset + i;
+    sawChild = true;
     if (tag.kind === TagKind.None) {
       strayText(at);
       return i + 1;
     }
-    sawChild = true;
     if (tag.kind === TagKind.Close) {
       if (tag.name !== 'tool') {
         warn('mismatched-close-tag', `</${tag.name}> read as </tool>`, at);
