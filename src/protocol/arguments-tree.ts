@@ -1,4 +1,5 @@
 import type { ArgumentPath, JsonValue, ToolArguments } from './events.js';
+import { createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
 
 /**
  * The part of a JSON Schema the parser reads to shape arguments while they stream: `string`
@@ -25,7 +26,7 @@ export interface Frame {
   readonly schema: ArgumentSchema | undefined;
   /** Whitespace seen while undecided: the value if the element holds nothing else. */
   pendingWhitespace: string;
-  pieces: string[];
+  pieces: Pieces;
   object: ToolArguments | null;
   /** Keys of `object` whose value is a list (repeated elements, or the schema says array). */
   lists: Set<string> | null;
@@ -38,6 +39,8 @@ function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
   return t === type || (Array.isArray(t) && t.includes(type));
 }
 
+const ROOT_PATH: ArgumentPath = { names: [], indices: [] };
+
 export function createObject(): ToolArguments {
   return Object.create(null) as ToolArguments;
 }
@@ -47,13 +50,11 @@ export function createObject(): ToolArguments {
  * become a list; an element with child elements is an object; one with text is a string.
  * `onDelta` receives string content as it arrives, with its path.
  */
-export function createArgumentsTree(
-  rootSchema: ArgumentSchema | undefined,
-  onDelta: (path: ArgumentPath, text: string) => void,
-) {
-  const root: Frame = frame('', { names: [], indices: [] }, FrameKind.Object, rootSchema);
-  root.object = createObject();
+export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) => void) {
+  let root: Frame = frame('', ROOT_PATH, FrameKind.Object, undefined);
   const stack: Frame[] = [root];
+  /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
+  let version = 0;
 
   function frame(
     name: string,
@@ -67,7 +68,7 @@ export function createArgumentsTree(
       kind,
       schema,
       pendingWhitespace: '',
-      pieces: [],
+      pieces: createPieces(),
       object: null,
       lists: null,
       seen: null,
@@ -75,12 +76,24 @@ export function createArgumentsTree(
   }
 
   function toObject(f: Frame): void {
+    version++;
     f.kind = FrameKind.Object;
     f.pendingWhitespace = '';
     f.object = createObject();
   }
 
   return {
+    /** Starts a new, empty arguments object, shaped by the tool's schema when there is one. */
+    reset(rootSchema: ArgumentSchema | undefined): void {
+      root = frame('', ROOT_PATH, FrameKind.Object, rootSchema);
+      root.object = createObject();
+      stack.length = 0;
+      stack.push(root);
+      version++;
+    },
+    get version(): number {
+      return version;
+    },
     get top(): Frame {
       return stack[stack.length - 1];
     },
@@ -131,15 +144,16 @@ export function createArgumentsTree(
       const f = stack[stack.length - 1];
       if (f.kind === FrameKind.Object) return;
       if (f.kind === FrameKind.Undecided) {
+        version++;
         f.kind = FrameKind.String;
         if (f.pendingWhitespace !== '') {
-          f.pieces.push(f.pendingWhitespace);
+          pushPiece(f.pieces, f.pendingWhitespace);
           onDelta(f.path, f.pendingWhitespace);
           f.pendingWhitespace = '';
         }
       }
       if (s === '') return;
-      f.pieces.push(s);
+      pushPiece(f.pieces, s);
       onDelta(f.path, s);
     },
     /** Closes the innermost element and stores its value in its parent. */
@@ -150,7 +164,7 @@ export function createArgumentsTree(
       let value: JsonValue;
       if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
       else if (f.kind === FrameKind.String)
-        value = f.pieces.length === 1 ? f.pieces[0] : f.pieces.join('');
+        value = joinPieces(f.pieces);
       else {
         value = f.pendingWhitespace;
         if (value !== '') onDelta(f.path, value);

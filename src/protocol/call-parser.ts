@@ -70,16 +70,15 @@ export interface CallFailure {
  * parser's buffer. `run` consumes what it can and returns where it stopped; the caller keeps
  * the rest for the next chunk, so the outcome never depends on how the input was split.
  */
-export function createCallParser(
-  id: string,
-  options: CallParserOptions,
-  emit: (event: ParserEvent) => void,
-) {
+export function createCallParser(options: CallParserOptions, emit: (event: ParserEvent) => void) {
+  let id = '';
   let state = State.ToolLevel;
   let status = CallStatus.Open;
   let format: CallFormat = 'xml';
   let serverName: string | undefined;
   let toolName: string | undefined;
+  /** One tree serves every call of the stream: `tree` is it while the current call has arguments. */
+  const sharedTree = createArgumentsTree(onDelta);
   let tree: ArgumentsTree | null = null;
   /** `<arguments>` was opened explicitly (not implied by an argument written outside it). */
   let argumentsOpen = false;
@@ -106,9 +105,32 @@ export function createCallParser(
   const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
   const decoded = { text: '' };
 
-  /** Depth and kind of the innermost element, as one number: a change of it is progress. */
+  /** Resets every field for the block that starts now (one parser per stream, not per call). */
+  function begin(callId: string): void {
+    id = callId;
+    state = State.ToolLevel;
+    status = CallStatus.Open;
+    format = 'xml';
+    serverName = undefined;
+    toolName = undefined;
+    tree = null;
+    argumentsOpen = false;
+    sawChild = false;
+    strayWarned = false;
+    failure = null;
+    fieldPieces = [];
+    jsonPieces = [];
+    jsonDepth = 0;
+    jsonInString = false;
+    jsonEscape = false;
+    jsonArguments = null;
+    deltaPath = null;
+    deltaText = '';
+  }
+
+  /** Changes when the innermost element opens, closes or shows its kind: that is progress. */
   function shape(): number {
-    return tree === null ? -1 : tree.depth * 4 + tree.top.kind;
+    return tree === null ? -1 : tree.version;
   }
 
   function flushDelta(): void {
@@ -140,8 +162,8 @@ export function createCallParser(
 
   function ensureTree(): ArgumentsTree {
     if (tree === null) {
-      const schema = toolName === undefined ? undefined : options.schemas?.[toolName];
-      tree = createArgumentsTree(schema, onDelta);
+      sharedTree.reset(toolName === undefined ? undefined : options.schemas?.[toolName]);
+      tree = sharedTree;
     }
     return tree;
   }
@@ -581,7 +603,30 @@ export function createCallParser(
     jsonEndOffset = closeOffset;
   }
 
+  /**
+   * The streaming fast path: a chunk that lies wholly inside a string or CDATA value and holds
+   * nothing that could end it (no `<` or `&` in text, no `]]>` or trailing `]` in CDATA, no half
+   * surrogate pair) is one delta. Returns
+   * false when the chunk needs the full state machine.
+   */
+  function streamValue(chunk: string): boolean {
+    if (tree === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+    if (state === State.Cdata) {
+      // A `]]>` can only span chunks through a trailing `]`, which the full path holds back.
+      if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1) return false;
+    } else if (state !== State.Arguments || tree.top.kind !== FrameKind.String) {
+      return false;
+    } else if (chunk.indexOf('<') !== -1 || chunk.indexOf('&') !== -1) {
+      return false;
+    }
+    tree.text(chunk);
+    flushDelta();
+    return true;
+  }
+
   return {
+    begin,
+    streamValue,
     get status(): CallStatus {
       return status;
     },

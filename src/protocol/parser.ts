@@ -3,6 +3,7 @@ import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js
 import { type CallParser, CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isSpaceOrTab } from './chars.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
+import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { startsWithAt } from './tag.js';
 
 /**
@@ -80,6 +81,10 @@ export function createParser(options: ParserOptions): Parser {
     schemas: options.schemas,
   };
   const matcher = createBracketMatcher(maxHold);
+  const callParser = createCallParser(
+    { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
+    emit,
+  );
 
   let buf = '';
   let pos = 0;
@@ -104,7 +109,7 @@ export function createParser(options: ParserOptions): Parser {
   let call: CallParser | null = null;
   let callId = '';
   let callStart = 0;
-  let rawPieces: string[] = [];
+  let rawPieces = createPieces();
   let rawLength = 0;
   let callCount = 0;
 
@@ -184,9 +189,11 @@ export function createParser(options: ParserOptions): Parser {
     decideNotPrefilled();
     callId = generateId(callCount++);
     callStart = offset + at;
-    rawPieces = [TOOL_OPEN];
+    rawPieces = createPieces();
+    pushPiece(rawPieces, TOOL_OPEN);
     rawLength = TOOL_OPEN.length;
-    call = createCallParser(callId, callOptions, emit);
+    callParser.begin(callId);
+    call = callParser;
     emit({ type: 'tool-start', id: callId, offset: callStart });
     pos = at + TOOL_OPEN.length;
     state = Top.Call;
@@ -194,7 +201,7 @@ export function createParser(options: ParserOptions): Parser {
 
   /** A block that is no call: the error, then its text back into the output, so nothing is lost. */
   function failCall(code: ParseErrorCode, message: string, at: number, parser: CallParser): void {
-    const raw = rawPieces.join('');
+    const raw = joinPieces(rawPieces);
     emit({
       type: 'error',
       code,
@@ -209,7 +216,7 @@ export function createParser(options: ParserOptions): Parser {
 
   function endCall(): void {
     call = null;
-    rawPieces = [];
+    rawPieces = createPieces();
     rawLength = 0;
     state = Top.MidLine;
   }
@@ -224,7 +231,7 @@ export function createParser(options: ParserOptions): Parser {
     const capped = buf.length >= limit;
     pos = parser.run(buf.length > limit ? buf.slice(0, limit) : buf, pos, offset, final && !capped);
     if (pos > from) {
-      rawPieces.push(buf.slice(from, pos));
+      pushPiece(rawPieces, buf.slice(from, pos));
       rawLength += pos - from;
     }
     if (parser.status === CallStatus.Open && capped) {
@@ -255,7 +262,7 @@ export function createParser(options: ParserOptions): Parser {
           call: {
             id: callId,
             ...result,
-            raw: rawPieces.join(''),
+            raw: joinPieces(rawPieces),
             start: callStart,
             end: offset + pos,
           },
@@ -493,7 +500,7 @@ export function createParser(options: ParserOptions): Parser {
     pending = null;
     pendingLength = 0;
     call = null;
-    rawPieces = [];
+    rawPieces = createPieces();
     rawLength = 0;
     callCount = 0;
     undecided = false;
@@ -501,6 +508,28 @@ export function createParser(options: ParserOptions): Parser {
     startChunks = [];
     started = false;
     matcher.reset();
+  }
+
+  /**
+   * Most chunks of a stream fall wholly inside a line of prose or a value being written: they
+   * are emitted as they are, without the buffer and the state machine (which the cost per
+   * 4-character chunk is all about). Only when nothing is held back.
+   */
+  function fastPath(chunk: string): boolean {
+    if (state === Top.MidLine) {
+      if (chunk.indexOf('\n') !== -1 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+      emit({ type: 'text', text: chunk });
+    } else if (state === Top.Call) {
+      if (rawLength + chunk.length >= maxCallBytes || !(call as CallParser).streamValue(chunk)) return false;
+      pushPiece(rawPieces, chunk);
+      rawLength += chunk.length;
+    } else {
+      return false;
+    }
+    offset += buf.length + chunk.length;
+    buf = '';
+    pos = 0;
+    return true;
   }
 
   function take(chunk: string): void {
@@ -529,6 +558,7 @@ export function createParser(options: ParserOptions): Parser {
   return {
     feed(chunk: string): void {
       if (chunk === '') return;
+      if (pos === buf.length && pending === null && !undecided && started && fastPath(chunk)) return;
       take(chunk);
       if (pending === null) run(false);
     },
