@@ -1,5 +1,7 @@
 /** An SVG line chart of the scaling table: total ms against message size, log scale. */
-export function scalingChart(points: ReadonlyArray<{ kb: number; tagcall: number; reparse: number | null }>): string {
+export function scalingChart(
+  points: ReadonlyArray<{ kb: number; tagcall: number; reparse: number | null }>,
+): string {
   const width = 640;
   const height = 360;
   const left = 70;
@@ -14,18 +16,27 @@ export function scalingChart(points: ReadonlyArray<{ kb: number; tagcall: number
   const y = (ms: number) => top + ((hi - Math.log10(ms)) / (hi - lo)) * (height - top - bottom);
   const line = (key: 'tagcall' | 'reparse', color: string) => {
     const drawn = points.filter((p) => p[key] !== null);
-    const d = drawn.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.kb).toFixed(1)},${y(p[key] as number).toFixed(1)}`);
-    const dots = drawn.map((p) => `<circle cx="${x(p.kb).toFixed(1)}" cy="${y(p[key] as number).toFixed(1)}" r="3" fill="${color}"/>`);
+    const d = drawn.map(
+      (p, i) => `${i === 0 ? 'M' : 'L'}${x(p.kb).toFixed(1)},${y(p[key] as number).toFixed(1)}`,
+    );
+    const dots = drawn.map(
+      (p) =>
+        `<circle cx="${x(p.kb).toFixed(1)}" cy="${y(p[key] as number).toFixed(1)}" r="3" fill="${color}"/>`,
+    );
     return `<path d="${d.join(' ')}" fill="none" stroke="${color}" stroke-width="2"/>${dots.join('')}`;
   };
   const grid: string[] = [];
   for (let e = lo; e <= hi; e++) {
     const label = 10 ** e >= 1 ? `${10 ** e} ms` : `${(10 ** e).toFixed(-e)} ms`;
-    grid.push(`<line x1="${left}" x2="${width - right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>`);
+    grid.push(
+      `<line x1="${left}" x2="${width - right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>`,
+    );
     grid.push(`<text x="${left - 6}" y="${y(10 ** e) + 4}" text-anchor="end">${label}</text>`);
   }
   for (const p of points) {
-    grid.push(`<text x="${x(p.kb)}" y="${height - bottom + 18}" text-anchor="middle">${p.kb} KB</text>`);
+    grid.push(
+      `<text x="${x(p.kb)}" y="${height - bottom + 18}" text-anchor="middle">${p.kb} KB</text>`,
+    );
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">
 <rect width="100%" height="100%" fill="white"/>

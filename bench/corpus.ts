@@ -29,7 +29,17 @@ const WORDS =
   'the parser reads each chunk as it streams and the agent calls a tool when the model asks for one so we check the config update the test and fix the bug in the buffer'.split(
     ' ',
   );
-const INLINE = ['a < b', 'R&D', 'Array<string>', 'x && y', 'Map<K, V>', 'i<n', '5 > 3', 'Tom & Jerry', '<div>'];
+const INLINE = [
+  'a < b',
+  'R&D',
+  'Array<string>',
+  'x && y',
+  'Map<K, V>',
+  'i<n',
+  '5 > 3',
+  'Tom & Jerry',
+  '<div>',
+];
 const CODE = [
   'if (a < b && c > d) { return x & 0xff; }',
   'const m = new Map<string, Array<number>>();',
@@ -46,7 +56,8 @@ export function generateCorpus(targetBytes: number, seed = 42): Corpus {
   const rnd = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-  const logBetween = (lo: number, hi: number) => Math.round(Math.exp(Math.log(lo) + rnd() * Math.log(hi / lo)));
+  const logBetween = (lo: number, hi: number) =>
+    Math.round(Math.exp(Math.log(lo) + rnd() * Math.log(hi / lo)));
 
   const sentence = () => {
     const words: string[] = [];
@@ -62,7 +73,8 @@ export function generateCorpus(targetBytes: number, seed = 42): Corpus {
   };
   const code = (bytes: number) => {
     const lines: string[] = [];
-    for (let length = 0; length < bytes; length += lines[lines.length - 1].length + 1) lines.push(pick(CODE));
+    for (let length = 0; length < bytes; length += lines[lines.length - 1].length + 1)
+      lines.push(pick(CODE));
     return lines.join('\n');
   };
   const block = () => {
@@ -99,7 +111,8 @@ export function generateCorpus(targetBytes: number, seed = 42): Corpus {
   };
   const prose = (bytes: number) => {
     const parts: string[] = [];
-    for (let length = 0; length < bytes; length += parts[parts.length - 1].length + 2) parts.push(block());
+    for (let length = 0; length < bytes; length += parts[parts.length - 1].length + 2)
+      parts.push(block());
     return parts.join('\n\n');
   };
 

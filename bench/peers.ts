@@ -93,7 +93,8 @@ export function reparsePerChunk(chunksPerMessage: readonly (readonly string[])[]
     for (const chunk of chunks) {
       message += chunk;
       found = 0;
-      for (const match of message.matchAll(TOOL_BLOCK)) if (fxp.parse(match[0]).tool !== undefined) found++;
+      for (const match of message.matchAll(TOOL_BLOCK))
+        if (fxp.parse(match[0]).tool !== undefined) found++;
     }
     calls += found;
   }
@@ -103,6 +104,7 @@ export function reparsePerChunk(chunksPerMessage: readonly (readonly string[])[]
 /** The floor: one `indexOf('<')` per chunk, the least any parser must do. */
 export function indexOfFloor(chunksPerMessage: readonly (readonly string[])[]): number {
   let hits = 0;
-  for (const chunks of chunksPerMessage) for (const chunk of chunks) if (chunk.indexOf('<') !== -1) hits++;
+  for (const chunks of chunksPerMessage)
+    for (const chunk of chunks) if (chunk.indexOf('<') !== -1) hits++;
   return hits;
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { createParser, type ParserEvent, parse } from '../src/index.js';
+import { createParser, type ParserEvent, parse } from 'tagcall';
 import { scalingChart } from './chart.js';
 import { generateCorpus, generateMessage } from './corpus.js';
 import { now, percentile, splitEvery, timeMedian, utf8Bytes } from './measure.js';
@@ -23,7 +23,8 @@ const log = (line = '') => {
 const corpus = generateCorpus(CORPUS_BYTES);
 const corpusBytes = utf8Bytes(corpus.messages);
 const blockBytes = utf8Bytes(corpus.toolBlocks);
-const chunked = (texts: readonly string[], size: number) => texts.map((t) => (size === 0 ? [t] : splitEvery(t, size)));
+const chunked = (texts: readonly string[], size: number) =>
+  texts.map((t) => (size === 0 ? [t] : splitEvery(t, size)));
 
 function tagcallFeed(chunksPerMessage: readonly (readonly string[])[]): number {
   let calls = 0;
@@ -67,7 +68,9 @@ function measure(row: Omit<Row, 'mbps' | 'calls'>, bytes: number, work: () => nu
 
 log(`# tagcall parser benchmark`);
 log();
-log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
+log(
+  `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
+);
 log(
   `Corpus: ${corpus.messages.length} messages, ${(corpusBytes / 1e6).toFixed(2)} MB, ${corpus.calls} tool calls ` +
     `(one per ${Math.round(corpusBytes / corpus.calls)} B); tool blocks alone ${(blockBytes / 1e6).toFixed(2)} MB.`,
@@ -82,12 +85,25 @@ const tagWhole = measure({ name: 'tagcall `parse`', chunk: 'whole', ...all }, co
 const tagBySize = new Map<number, Row>();
 for (const size of [4, 16, 64, 1024]) {
   const chunks = chunked(corpus.messages, size);
-  tagBySize.set(size, measure({ name: 'tagcall `feed`', chunk: `${size}`, ...all }, corpusBytes, () => tagcallFeed(chunks)));
+  tagBySize.set(
+    size,
+    measure({ name: 'tagcall `feed`', chunk: `${size}`, ...all }, corpusBytes, () =>
+      tagcallFeed(chunks),
+    ),
+  );
 }
 const tag4 = tagBySize.get(4) as Row;
 const messages4 = chunked(corpus.messages, 4);
-measure({ name: 'floor: `indexOf("<")` per chunk', chunk: '4', ...all, expected: Number.NaN, against: '4' }, corpusBytes, () =>
-  peers.indexOfFloor(messages4),
+measure(
+  {
+    name: 'floor: `indexOf("<")` per chunk',
+    chunk: '4',
+    ...all,
+    expected: Number.NaN,
+    against: '4',
+  },
+  corpusBytes,
+  () => peers.indexOfFloor(messages4),
 );
 const blocks = { input: 'tool blocks only', expected: corpus.calls };
 for (const [size, label] of [
@@ -95,24 +111,36 @@ for (const [size, label] of [
   [4, '4'],
 ] as const) {
   const blockChunks = chunked(corpus.toolBlocks, size);
-  measure({ name: 'sax (strict)', chunk: label, ...blocks }, blockBytes, () => peers.saxStrict(blockChunks));
+  measure({ name: 'sax (strict)', chunk: label, ...blocks }, blockBytes, () =>
+    peers.saxStrict(blockChunks),
+  );
   measure({ name: 'saxes', chunk: label, ...blocks }, blockBytes, () => peers.saxes(blockChunks));
   const messageChunks = size === 0 ? whole : messages4;
-  measure({ name: 'htmlparser2 (xmlMode)', chunk: label, ...all }, corpusBytes, () => peers.htmlparser2(messageChunks));
+  measure({ name: 'htmlparser2 (xmlMode)', chunk: label, ...all }, corpusBytes, () =>
+    peers.htmlparser2(messageChunks),
+  );
 }
 measure({ name: 'fast-xml-parser per block', chunk: 'whole', ...blocks }, blockBytes, () =>
   peers.fastXmlParser(corpus.toolBlocks),
 );
 // Re-parsing per chunk is quadratic: it gets the first 100 KB of messages, or it would take hours.
 const subset: string[] = [];
-for (let bytes = 0; bytes < 100_000; bytes += subset[subset.length - 1].length) subset.push(corpus.messages[subset.length]);
+for (let bytes = 0; bytes < 100_000; bytes += subset[subset.length - 1].length)
+  subset.push(corpus.messages[subset.length]);
 const subsetCalls = tagcallParse(subset);
 measure(
-  { name: 're-parse per chunk (regex + fast-xml-parser)', input: 'first 100 KB', chunk: '4', expected: subsetCalls },
+  {
+    name: 're-parse per chunk (regex + fast-xml-parser)',
+    input: 'first 100 KB',
+    chunk: '4',
+    expected: subsetCalls,
+  },
   utf8Bytes(subset),
   () => peers.reparsePerChunk(chunked(subset, 4)),
 );
-measure({ name: 'sax (non-strict)', chunk: 'whole', ...all }, corpusBytes, () => peers.saxLoose(corpus.messages));
+measure({ name: 'sax (non-strict)', chunk: 'whole', ...all }, corpusBytes, () =>
+  peers.saxLoose(corpus.messages),
+);
 
 log('## Throughput (median MB/s; × = how many times tagcall is faster at the same chunking)');
 log();
@@ -123,7 +151,9 @@ for (const row of rows) {
   const isTagcall = row.name.startsWith('tagcall');
   const ratio = isTagcall ? '' : `${(reference.mbps / row.mbps).toFixed(1)}×`;
   const found = Number.isNaN(row.expected) ? '' : `${row.calls} / ${row.expected}`;
-  log(`| ${row.name} | ${row.input} | ${row.chunk} | ${row.mbps.toFixed(1)} | ${ratio} | ${found} |`);
+  log(
+    `| ${row.name} | ${row.input} | ${row.chunk} | ${row.mbps.toFixed(1)} | ${ratio} | ${found} |`,
+  );
 }
 log();
 
@@ -174,7 +204,9 @@ log('| quarter of the message | p50 ns | p99 ns | max ns |');
 log('|---|---:|---:|---:|');
 perFeed.forEach((times, q) => {
   const sorted = times.sort((a, b) => a - b);
-  log(`| ${q + 1} | ${percentile(sorted, 50)} | ${percentile(sorted, 99)} | ${sorted[sorted.length - 1]} |`);
+  log(
+    `| ${q + 1} | ${percentile(sorted, 50)} | ${percentile(sorted, 99)} | ${sorted[sorted.length - 1]} |`,
+  );
 });
 log();
 
@@ -204,7 +236,9 @@ if (gc === undefined) {
   const retained = process.memoryUsage().heapUsed - base;
   log('| measure | value |');
   log('|---|---:|');
-  log(`| peak heap above baseline while streaming (sampled every 1024 feeds, no GC forced) | ${((peak - base) / 2 ** 20).toFixed(1)} MiB |`);
+  log(
+    `| peak heap above baseline while streaming (sampled every 1024 feeds, no GC forced) | ${((peak - base) / 2 ** 20).toFixed(1)} MiB |`,
+  );
   log(`| retained heap after \`end()\`, after GC | ${(retained / 2 ** 10).toFixed(1)} KiB |`);
   log(`| calls seen | ${calls} |`);
 }
@@ -213,6 +247,11 @@ log('Each throughput case runs at least 5 times and 1.5 s after a warm-up run; t
 
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(new URL('latest.md', RESULTS), `${out.join('\n')}\n`);
-writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify({ rows, scaling, when: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(
+  new URL('latest.json', RESULTS),
+  `${JSON.stringify({ rows, scaling, when: new Date().toISOString() }, null, 2)}\n`,
+);
 writeFileSync(new URL('scaling.svg', RESULTS), scalingChart(scaling));
-console.log(`\nwrote bench/results/latest.md, latest.json and scaling.svg in ${((now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\nwrote bench/results/latest.md, latest.json and scaling.svg in ${((now() - started) / 1000).toFixed(0)} s`,
+);

@@ -163,8 +163,7 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
         throw new Error('arguments tree: close without open');
       let value: JsonValue;
       if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
-      else if (f.kind === FrameKind.String)
-        value = joinPieces(f.pieces);
+      else if (f.kind === FrameKind.String) value = joinPieces(f.pieces);
       else {
         value = f.pendingWhitespace;
         if (value !== '') onDelta(f.path, value);

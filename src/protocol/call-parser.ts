@@ -210,7 +210,9 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   function finishNameField(): void {
     const raw = fieldPieces.join('');
     fieldPieces = [];
-    const value = decodeEntities(raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')).trim();
+    const unwrapped =
+      raw.indexOf('<') === -1 ? raw : raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1');
+    const value = decodeEntities(unwrapped).trim();
     const previous = fieldName === 'tool_name' ? toolName : serverName;
     if (previous !== undefined) {
       warn('duplicate-field', `<${fieldName}> is given twice; the last one counts`, fieldOffset);
@@ -613,7 +615,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     if (tree === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
     if (state === State.Cdata) {
       // A `]]>` can only span chunks through a trailing `]`, which the full path holds back.
-      if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1) return false;
+      if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1)
+        return false;
     } else if (state !== State.Arguments || tree.top.kind !== FrameKind.String) {
       return false;
     } else if (chunk.indexOf('<') !== -1 || chunk.indexOf('&') !== -1) {

@@ -111,6 +111,8 @@ export function createParser(options: ParserOptions): Parser {
   let callStart = 0;
   let rawPieces = createPieces();
   let rawLength = 0;
+  /** Where in `buf` raw text not yet in `rawPieces` starts, or -1 for `pos`. */
+  let rawUnpushedFrom = -1;
   let callCount = 0;
 
   // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
@@ -127,7 +129,10 @@ export function createParser(options: ParserOptions): Parser {
   function findThinkClose(): number {
     if (closeSearchVersion !== bufVersion || (closeSearchAt !== -1 && closeSearchAt < pos)) {
       closeSearchVersion = bufVersion;
-      closeSearchAt = buf.indexOf(THINK_CLOSE, pos);
+      // Only a `</think>` that starts within maxHold counts: search no further than that.
+      const window = buf.slice(pos, Math.max(pos, maxHold - offset + THINK_CLOSE.length));
+      const found = window.indexOf(THINK_CLOSE);
+      closeSearchAt = found === -1 ? -1 : pos + found;
     }
     return closeSearchAt;
   }
@@ -190,7 +195,9 @@ export function createParser(options: ParserOptions): Parser {
     callId = generateId(callCount++);
     callStart = offset + at;
     rawPieces = createPieces();
-    pushPiece(rawPieces, TOOL_OPEN);
+    // `<tool>` joins the raw text in one slice with what follows: a separate first piece would
+    // make the parser copy every block when it joins them.
+    rawUnpushedFrom = at;
     rawLength = TOOL_OPEN.length;
     callParser.begin(callId);
     call = callParser;
@@ -230,10 +237,10 @@ export function createParser(options: ParserOptions): Parser {
     const limit = pos + maxCallBytes - rawLength;
     const capped = buf.length >= limit;
     pos = parser.run(buf.length > limit ? buf.slice(0, limit) : buf, pos, offset, final && !capped);
-    if (pos > from) {
-      pushPiece(rawPieces, buf.slice(from, pos));
-      rawLength += pos - from;
-    }
+    const rawStart = rawUnpushedFrom === -1 ? from : rawUnpushedFrom;
+    rawUnpushedFrom = -1;
+    if (pos > rawStart) pushPiece(rawPieces, buf.slice(rawStart, pos));
+    rawLength += pos - from;
     if (parser.status === CallStatus.Open && capped) {
       failCall(
         'max-call-bytes-exceeded',
@@ -499,6 +506,7 @@ export function createParser(options: ParserOptions): Parser {
     fenceCallable = false;
     pending = null;
     pendingLength = 0;
+    rawUnpushedFrom = -1;
     call = null;
     rawPieces = createPieces();
     rawLength = 0;
@@ -517,10 +525,18 @@ export function createParser(options: ParserOptions): Parser {
    */
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine) {
-      if (chunk.indexOf('\n') !== -1 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+      if (chunk.indexOf('\n') !== -1 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1)))
+        return false;
+      if (undecided) {
+        // Without a `<` the chunk cannot hold (the start of) a `</think>`.
+        if (chunk.indexOf('<') !== -1) return false;
+        startChunks.push(chunk);
+      }
       emit({ type: 'text', text: chunk });
+      if (undecided && offset + buf.length + chunk.length > maxHold) decideNotPrefilled();
     } else if (state === Top.Call) {
-      if (rawLength + chunk.length >= maxCallBytes || !(call as CallParser).streamValue(chunk)) return false;
+      if (rawLength + chunk.length >= maxCallBytes || !(call as CallParser).streamValue(chunk))
+        return false;
       pushPiece(rawPieces, chunk);
       rawLength += chunk.length;
     } else {
@@ -558,7 +574,7 @@ export function createParser(options: ParserOptions): Parser {
   return {
     feed(chunk: string): void {
       if (chunk === '') return;
-      if (pos === buf.length && pending === null && !undecided && started && fastPath(chunk)) return;
+      if (pos === buf.length && pending === null && started && fastPath(chunk)) return;
       take(chunk);
       if (pending === null) run(false);
     },

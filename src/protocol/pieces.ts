@@ -28,5 +28,9 @@ export function pushPiece(pieces: Pieces, text: string): void {
 }
 
 export function joinPieces(pieces: Pieces): string {
-  return pieces.blocks.length === 0 ? pieces.tail : pieces.blocks.join('') + pieces.tail;
+  const { blocks, tail } = pieces;
+  if (blocks.length === 0) return tail;
+  // A single block is returned as it is: joining would copy it (a whole 20 KB file body).
+  if (blocks.length === 1 && tail === '') return blocks[0];
+  return blocks.join('') + tail;
 }
