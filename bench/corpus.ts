@@ -44,6 +44,7 @@ const CODE = [
   'if (a < b && c > d) { return x & 0xff; }',
   'const m = new Map<string, Array<number>>();',
   'for (let i = 0; i < n; i++) total += arr[i];',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: sample code for the corpus, not a template
   'const html = `<div class="x">${name} &amp; more</div>`;',
   "const s = '</content>'; // a closing tag inside code",
   'if (grid[row[0]]>limit) break; // ]]> inside CDATA',

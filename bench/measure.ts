@@ -15,11 +15,14 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
- * Runs `work` once to warm up, then again until `minRuns` runs and `budgetMs` have passed
- * (at most `maxRuns`); returns the median milliseconds of one run.
+ * Runs `work` three times to warm up (the JIT and the heap settle: the first runs here are
+ * up to 2× slower), then again until `minRuns` runs and `budgetMs` have passed (at most
+ * `maxRuns`); returns the median milliseconds of one run.
  */
 export function timeMedian(work: () => void, budgetMs = 1500, minRuns = 5, maxRuns = 50): number {
-  work();
+  // Start each case from a collected heap, so one case's garbage is not billed to the next.
+  (globalThis as { gc?: () => void }).gc?.();
+  for (let i = 0; i < 3; i++) work();
   const times: number[] = [];
   const started = now();
   while (times.length < maxRuns && (times.length < minRuns || now() - started < budgetMs)) {
@@ -28,6 +31,13 @@ export function timeMedian(work: () => void, budgetMs = 1500, minRuns = 5, maxRu
     times.push(now() - t0);
   }
   return median(times);
+}
+
+/** Milliseconds of a single run, for work too slow to repeat. */
+export function timeOnce(work: () => void): number {
+  const t0 = now();
+  work();
+  return now() - t0;
 }
 
 export function splitEvery(text: string, size: number): string[] {

@@ -76,10 +76,6 @@ export function createParser(options: ParserOptions): Parser {
   const maxHold = options.maxHold ?? PARSER_DEFAULTS.maxHold;
   const prefilled = options.prefilledThinking ?? PARSER_DEFAULTS.prefilledThinking;
   const generateId = options.generateId ?? PARSER_DEFAULTS.generateId;
-  const callOptions = {
-    maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
-    schemas: options.schemas,
-  };
   const matcher = createBracketMatcher(maxHold);
   const callParser = createCallParser(
     { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
