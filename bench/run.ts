@@ -118,6 +118,53 @@ log(
 );
 log(`| calls seen | ${memory.calls} |`);
 log();
+const byName = (prefix: string, chunk: number) =>
+  rows
+    .filter((r) => r.name.startsWith(prefix) && r.chunk === chunk)
+    .reduce((best, r) => Math.max(best, r.mbps), 0);
+const bestPeer = (chunk: number) =>
+  Math.max(
+    ...['sax (strict)', 'saxes', 'htmlparser2', 'fast-xml-parser'].map((p) => byName(p, chunk)),
+  );
+const feedRatio = at(200).tagcall / at(100).tagcall;
+const p99s = quarters.map((q) => q.p99);
+const targets: Array<[string, string, boolean]> = [
+  ['≥ 50 MB/s at 4-char chunks', `${tagcall(4).mbps.toFixed(1)} MB/s`, tagcall(4).mbps >= 50],
+  ['≥ 300 MB/s at 64-char chunks', `${tagcall(64).mbps.toFixed(1)} MB/s`, tagcall(64).mbps >= 300],
+  [
+    '≥ 500 MB/s whole-string',
+    `${tagcall(0).mbps.toFixed(1)} MB/s (\`feed\`), ${rows[0].mbps.toFixed(1)} MB/s (\`parse\`)`,
+    tagcall(0).mbps >= 500,
+  ],
+  [
+    '≥ 3× the best peer at 4-char chunks',
+    `${(tagcall(4).mbps / bestPeer(4)).toFixed(2)}×`,
+    tagcall(4).mbps >= 3 * bestPeer(4),
+  ],
+  [
+    '≥ 10× the best peer whole-string',
+    `${(tagcall(0).mbps / bestPeer(0)).toFixed(2)}×`,
+    tagcall(0).mbps >= 10 * bestPeer(0),
+  ],
+  ['200 KB ≤ 2× the time of 100 KB', feedRatio.toFixed(2), feedRatio <= 2],
+  [
+    'p99 `feed` flat across the message (largest / smallest quarter ≤ 2)',
+    (Math.max(...p99s) / Math.min(...p99s)).toFixed(2),
+    Math.max(...p99s) <= 2 * Math.min(...p99s),
+  ],
+  [
+    'retained heap after the stream ≤ 1 MB',
+    `${(memory.retainedBytes / 2 ** 10).toFixed(0)} KiB`,
+    memory.retainedBytes <= 2 ** 20,
+  ],
+];
+log('## Targets');
+log();
+log('| target | measured | met |');
+log('|---|---:|:---:|');
+for (const [target, measured, met] of targets)
+  log(`| ${target} | ${measured} | ${met ? 'yes' : '**no**'} |`);
+log();
 log(
   'Each throughput case runs in its own process: 3 warm-up runs, then at least 5 runs and 1.5 s; the median counts.',
 );
@@ -127,6 +174,15 @@ writeFileSync(new URL('latest.md', RESULTS), `${out.join('\n')}\n`);
 const raw = { rows, scaling, quarters, memory, when: new Date().toISOString() };
 writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify(raw, null, 2)}\n`);
 writeFileSync(new URL('scaling.svg', RESULTS), scalingChart(scaling));
+// README shows the last run: the tables go between its bench markers.
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const marked = /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/;
+const tables = out.slice(1).join('\n').replaceAll('\n## ', '\n### ').trim();
+writeFileSync(
+  readmeUrl,
+  readme.replace(marked, (_, start, end) => `${start}${tables}\n${end}`),
+);
 console.log(
   `\nwrote bench/results/latest.md, latest.json and scaling.svg (and README's tables) in ${((now() - started) / 1000).toFixed(0)} s`,
 );
