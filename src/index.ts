@@ -1,1 +1,2 @@
+export * from './messages/index.js';
 export * from './protocol/index.js';

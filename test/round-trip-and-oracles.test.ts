@@ -9,34 +9,7 @@ import {
   renderCall,
   type ToolArguments,
 } from '../src/index.js';
-
-const name = fc.constantFrom(
-  'path',
-  'content',
-  'query',
-  'file',
-  'files',
-  'options',
-  'x_1',
-  'a.b',
-  'ns:tag',
-  'données',
-);
-
-/** Argument trees XML can say without a schema: no empty objects, lists of two or more. */
-const treeArbitrary = (text: fc.Arbitrary<string>) =>
-  fc.letrec<{ tree: ToolArguments; value: JsonValue }>((tie) => ({
-    tree: fc.dictionary(name, tie('value'), {
-      minKeys: 1,
-      maxKeys: 4,
-    }) as fc.Arbitrary<ToolArguments>,
-    value: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      text,
-      tie('tree'),
-      fc.array(fc.oneof(text, tie('tree')), { minLength: 2, maxLength: 3 }),
-    ),
-  })).tree;
+import { treeArbitrary } from './support/trees.js';
 
 /** Any string of whole code points: CDATA carries all of them. */
 const anyText = fc.string({ unit: 'grapheme', maxLength: 40 });

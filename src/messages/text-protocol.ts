@@ -1,0 +1,79 @@
+import { renderCall } from '../protocol/index.js';
+import { assistantFromText, type FromTextOptions } from './from-text.js';
+import { createMessage, type Message, type Part, resultsOf } from './message.js';
+
+/** A message for a model without native tools: plain role and text. */
+export interface TextMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+function renderPart(part: Part): string | null {
+  switch (part.kind) {
+    case 'text':
+      return part.text;
+    case 'thinking':
+      return `[${part.text}]`;
+    case 'tool-call':
+      return renderCall(part);
+    default:
+      return null;
+  }
+}
+
+/** `Tool: name\nresult`, or `Tool: name\nError: message`: how a result reaches the model. */
+export function renderToolResult(toolName: string, output: string, isError: boolean): string {
+  return `Tool: ${toolName}\n${isError ? `Error: ${output}` : output}`;
+}
+
+/**
+ * The conversation in the text protocol: calls as canonical `<tool>` XML (CDATA where the value
+ * needs it), thinking as `[…]` on its own line, each tool result as a user message. Images
+ * and custom parts have no text form and are left out.
+ */
+export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
+  const out: TextMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'tool') {
+      for (const r of resultsOf(m))
+        out.push({ role: 'user', content: renderToolResult(r.toolName, r.output, r.isError) });
+      continue;
+    }
+    const pieces = m.parts.map(renderPart).filter((p): p is string => p !== null && p !== '');
+    // Calls and thinking only count at a line start: parts stand on lines of their own.
+    out.push({ role: m.role, content: pieces.join('\n\n') });
+  }
+  return out;
+}
+
+const TOOL_RESULT = /^Tool: ([^\n]+)\n([\s\S]*)$/;
+
+/**
+ * Back from the text protocol: assistant replies are parsed; a user message `Tool: name\n…`
+ * is the result of the earliest unanswered call of that name (its call id is recovered).
+ */
+export function fromTextProtocol(
+  messages: readonly TextMessage[],
+  options: FromTextOptions = {},
+): Message[] {
+  const unanswered: Array<{ id: string; toolName: string }> = [];
+  return messages.map((m): Message => {
+    if (m.role === 'assistant') {
+      const message = assistantFromText(m.content, { parse: options.parse });
+      for (const p of message.parts)
+        if (p.kind === 'tool-call') unanswered.push({ id: p.id, toolName: p.toolName });
+      return message;
+    }
+    const result = m.role === 'user' ? TOOL_RESULT.exec(m.content) : null;
+    if (result !== null) {
+      const [, toolName, body] = result;
+      const at = unanswered.findIndex((c) => c.toolName === toolName);
+      const callId = at === -1 ? '' : unanswered.splice(at, 1)[0].id;
+      const isError = body.startsWith('Error: ');
+      return createMessage('tool', [
+        { kind: 'tool-result', callId, toolName, output: isError ? body.slice(7) : body, isError },
+      ]);
+    }
+    return createMessage(m.role, m.content === '' ? [] : [{ kind: 'text', text: m.content }]);
+  });
+}
