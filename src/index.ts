@@ -1,2 +1,3 @@
+export * from './memory/index.js';
 export * from './messages/index.js';
 export * from './protocol/index.js';

@@ -1,0 +1,21 @@
+export {
+  fitWindow,
+  type PrunePolicy,
+  tooLargeMarker,
+  type Window,
+  type WindowOptions,
+} from './fit-window.js';
+export { createJsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
+export {
+  createMemory,
+  loadMemory,
+  MEMORY_DEFAULTS,
+  type Memory,
+  type MemoryOptions,
+  type MemoryStats,
+  type Summarizer,
+} from './memory.js';
+export type { DamagedRecord, LoadedThread, MessageStore } from './message-store.js';
+export { createThreadStore, type ThreadStore, type ThreadStoreOptions } from './thread-store.js';
+export { type Encoding, estimate, exact } from './token-counters.js';
+export { truncateMiddle } from './truncate.js';

@@ -1,0 +1,183 @@
+import { createMessage, estimateMessageTokens, type Message } from '../messages/index.js';
+import { fitWindow, type PrunePolicy, type Window } from './fit-window.js';
+import type { DamagedRecord, MessageStore } from './message-store.js';
+import { estimate, type TokenCounter } from './token-counters.js';
+import { truncateMiddle } from './truncate.js';
+
+/** Turns the messages a window leaves out into the text of one summary. */
+export type Summarizer = (dropped: readonly Message[]) => Promise<string>;
+
+export interface MemoryOptions {
+  /** Tokens the model may see, system messages included. */
+  budget: number;
+  /** Default: the characters/4 estimate. */
+  counter?: TokenCounter;
+  /** Default `'drop-oldest'`. */
+  policy?: PrunePolicy;
+  /** Required by `'summarize'`. */
+  summarize?: Summarizer;
+  /** `'truncate-tool-results'`: old outputs are cut to this many characters. Default 2000. */
+  truncateTo?: number;
+  /** Tool outputs longer than this are cut when added (head and tail kept). Default 100000. */
+  maxToolResultChars?: number;
+  /** Where `add` persists each message, under `threadId`. */
+  store?: MessageStore;
+  threadId?: string;
+  /** Messages already in the thread (what `loadMemory` read). */
+  history?: readonly Message[];
+}
+
+export const MEMORY_DEFAULTS = {
+  policy: 'drop-oldest' as PrunePolicy,
+  truncateTo: 2000,
+  maxToolResultChars: 100_000,
+};
+
+export interface MemoryStats {
+  budget: number;
+  /** Tokens of the last window. */
+  tokens: number;
+  dropped: number;
+  truncated: number;
+  overBudget: boolean;
+  /** Set when the summarizer threw: the window then fell back to dropping. */
+  summarizeError?: string;
+}
+
+export interface Memory {
+  add(...messages: Message[]): void;
+  /** What the model should see now, within budget. */
+  messages(): Promise<Message[]>;
+  /** Everything ever added, in order. */
+  all(): readonly Message[];
+  clear(): void;
+  /** An independent copy in memory (not attached to the store). */
+  fork(): Memory;
+  stats(): MemoryStats;
+}
+
+export function createMemory(options: MemoryOptions): Memory {
+  const counter = options.counter ?? estimate;
+  const policy = options.policy ?? MEMORY_DEFAULTS.policy;
+  const truncateTo = options.truncateTo ?? MEMORY_DEFAULTS.truncateTo;
+  const maxToolResultChars = options.maxToolResultChars ?? MEMORY_DEFAULTS.maxToolResultChars;
+  if (policy === 'summarize' && options.summarize === undefined)
+    throw new Error("policy 'summarize' needs a summarize function");
+  let history: Message[] = [...(options.history ?? [])];
+  // Each message is counted once: pruning N messages costs O(N), not O(N²) recounts.
+  const costs = new WeakMap<Message, number>();
+  const cost = (m: Message) => {
+    let c = costs.get(m);
+    if (c === undefined) {
+      c = estimateMessageTokens(m, counter);
+      costs.set(m, c);
+    }
+    return c;
+  };
+  let last: MemoryStats = {
+    budget: options.budget,
+    tokens: 0,
+    dropped: 0,
+    truncated: 0,
+    overBudget: false,
+  };
+  // The summary of the span dropped last time, reused while that span is unchanged.
+  let summary: { droppedCount: number; lastId: string; message: Message } | null = null;
+
+  const capResult = (m: Message): Message =>
+    m.role !== 'tool' ||
+    !m.parts.some((p) => p.kind === 'tool-result' && p.output.length > maxToolResultChars)
+      ? m
+      : {
+          ...m,
+          parts: m.parts.map((p) =>
+            p.kind === 'tool-result'
+              ? { ...p, output: truncateMiddle(p.output, maxToolResultChars) }
+              : p,
+          ),
+        };
+
+  const windowFor = (budget: number): Window => fitWindow(history, { budget, cost, policy, truncateTo });
+
+  async function summarized(window: Window): Promise<Message[]> {
+    const summarize = options.summarize as Summarizer;
+    let current = window;
+    for (let attempt = 0; attempt < 2 && current.dropped.length > 0; attempt++) {
+      const lastId = current.dropped[current.dropped.length - 1].id;
+      if (
+        summary === null ||
+        summary.droppedCount !== current.dropped.length ||
+        summary.lastId !== lastId
+      ) {
+        const text = await summarize(current.dropped);
+        summary = {
+          droppedCount: current.dropped.length,
+          lastId,
+          message: createMessage(
+            'user',
+            [{ kind: 'text', text: `[Summary of the earlier conversation]\n${text}` }],
+            {
+              metadata: { summary: true },
+            },
+          ),
+        };
+      }
+      const summaryCost = cost(summary.message);
+      const narrower = windowFor(options.budget - summaryCost);
+      if (narrower.dropped.length === current.dropped.length) {
+        const systems = narrower.messages.filter((m) => m.role === 'system');
+        const rest = narrower.messages.filter((m) => m.role !== 'system');
+        last = { ...last, tokens: narrower.tokens + summaryCost, dropped: narrower.dropped.length };
+        return [...systems, summary.message, ...rest];
+      }
+      current = narrower;
+    }
+    return window.messages;
+  }
+
+  const memory: Memory = {
+    add(...messages) {
+      for (const message of messages) {
+        const stored = capResult(message);
+        history.push(stored);
+        if (options.store !== undefined)
+          options.store.append(options.threadId ?? 'default', stored);
+      }
+    },
+    async messages() {
+      const window = windowFor(options.budget);
+      last = {
+        budget: options.budget,
+        tokens: window.tokens,
+        dropped: window.dropped.length,
+        truncated: window.truncated,
+        overBudget: window.overBudget,
+      };
+      if (policy !== 'summarize' || window.dropped.length === 0) return window.messages;
+      try {
+        return await summarized(window);
+      } catch (error) {
+        // The history is untouched; this window simply drops instead of summarizing.
+        last = { ...last, summarizeError: error instanceof Error ? error.message : String(error) };
+        return window.messages;
+      }
+    },
+    all: () => history,
+    clear() {
+      history = [];
+      summary = null;
+    },
+    fork: () => createMemory({ ...options, store: undefined, history }),
+    stats: () => last,
+  };
+  return memory;
+}
+
+/** A memory attached to a stored thread, with whatever of the thread could not be read. */
+export function loadMemory(options: MemoryOptions & { store: MessageStore; threadId: string }): {
+  memory: Memory;
+  damaged: DamagedRecord[];
+} {
+  const { messages, damaged } = options.store.load(options.threadId);
+  return { memory: createMemory({ ...options, history: messages }), damaged };
+}
