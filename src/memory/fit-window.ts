@@ -20,7 +20,7 @@ export interface Window {
   dropped: Message[];
   /** Tool results shortened to fit. */
   truncated: number;
-  /** Set when even the system messages, or they and a marker, exceed the budget. */
+  /** Set when the system messages alone exceed the budget (they are kept all the same). */
   overBudget: boolean;
 }
 
@@ -119,15 +119,17 @@ export function fitWindow(history: readonly Message[], options: WindowOptions): 
     else dropped.push(m);
   });
   tokens = budget - available;
-  let overBudget = tokens > budget;
+  const overBudget = tokens > budget;
   const newest = units.findLastIndex((u) => u.kind !== 'orphan');
   if (newest !== -1 && costs[newest] > budget - systemTokens) {
-    // The newest turn alone does not fit: say so in the window instead of sending nothing.
+    // The newest turn alone does not fit: say so in the window instead of sending nothing
+    // (when even the marker does not fit, `dropped` is the only trace).
     const marker = tooLargeMarker(costs[newest], budget);
     const markerCost = cost(marker);
-    messages.push(marker);
-    tokens += markerCost;
-    overBudget = tokens > budget;
+    if (tokens + markerCost <= budget) {
+      messages.push(marker);
+      tokens += markerCost;
+    }
   }
   return { messages, tokens, dropped, truncated, overBudget };
 }

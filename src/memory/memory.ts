@@ -1,4 +1,10 @@
-import { createMessage, estimateMessageTokens, type Message } from '../messages/index.js';
+import {
+  createMessage,
+  estimateMessageTokens,
+  type Message,
+  type TextMessage,
+  toTextProtocol,
+} from '../messages/index.js';
 import { fitWindow, type PrunePolicy, type Window } from './fit-window.js';
 import type { DamagedRecord, MessageStore } from './message-store.js';
 import { estimate, type TokenCounter } from './token-counters.js';
@@ -48,6 +54,8 @@ export interface Memory {
   add(...messages: Message[]): void;
   /** What the model should see now, within budget. */
   messages(): Promise<Message[]>;
+  /** The same window in the text protocol (results as `Tool: name\nresult`), for text-only models. */
+  textMessages(): Promise<TextMessage[]>;
   /** Everything ever added, in order. */
   all(): readonly Message[];
   clear(): void;
@@ -97,7 +105,8 @@ export function createMemory(options: MemoryOptions): Memory {
           ),
         };
 
-  const windowFor = (budget: number): Window => fitWindow(history, { budget, cost, policy, truncateTo });
+  const windowFor = (budget: number): Window =>
+    fitWindow(history, { budget, cost, policy, truncateTo });
 
   async function summarized(window: Window): Promise<Message[]> {
     const summarize = options.summarize as Summarizer;
@@ -162,6 +171,7 @@ export function createMemory(options: MemoryOptions): Memory {
         return window.messages;
       }
     },
+    textMessages: async () => toTextProtocol(await memory.messages()),
     all: () => history,
     clear() {
       history = [];

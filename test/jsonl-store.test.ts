@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assistant,
+  createJsonlStore,
+  createMessage,
+  loadMemory,
+  textOf,
+  toolResult,
+  user,
+} from '../src/index.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagcall-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('JSONL store', () => {
+  it('appends one record per message and loads them back, bytes included', () => {
+    const store = createJsonlStore({ dir: tempDir(), fsync: true });
+    const image = createMessage('user', [
+      { kind: 'image', mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) },
+    ]);
+    const messages = [
+      user('hi'),
+      assistant('', { id: 'c1', toolName: 't' }),
+      toolResult('c1', 't', 'ok'),
+      image,
+    ];
+    for (const m of messages) store.append('thread/1', m);
+    expect(store.load('thread/1')).toEqual({ messages, damaged: [] });
+    expect(store.list()).toEqual(['thread/1']);
+    store.delete('thread/1');
+    expect(store.list()).toEqual([]);
+    expect(store.load('thread/1')).toEqual({ messages: [], damaged: [] });
+  });
+
+  it('reports a torn last line, skips it, and cuts it so the next record starts clean', () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    store.append('t', user('one', { id: 'a' }));
+    store.append('t', user('two', { id: 'b' }));
+    appendFileSync(join(dir, 't.jsonl'), '{"id":"c","role":"us');
+    const loaded = store.load('t');
+    expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
+    expect(loaded.damaged).toEqual([{ line: 3, text: '{"id":"c","role":"us', kind: 'torn-tail' }]);
+    store.append('t', user('three', { id: 'd' }));
+    expect(store.load('t')).toMatchObject({
+      damaged: [],
+      messages: [{ id: 'a' }, { id: 'b' }, { id: 'd' }],
+    });
+  });
+
+  it('reports a corrupt line in the middle and keeps everything around it', () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    store.append('t', user('one', { id: 'a' }));
+    appendFileSync(join(dir, 't.jsonl'), 'not json\n');
+    store.append('t', user('two', { id: 'b' }));
+    const loaded = store.load('t');
+    expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
+    expect(loaded.damaged).toEqual([{ line: 2, text: 'not json', kind: 'corrupt' }]);
+  });
+
+  it('survives a writer killed mid-stream: every complete record reloads, in order', async () => {
+    const dir = tempDir();
+    const writer = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./support/store-writer.ts', import.meta.url)),
+        dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => writer.stdout.once('data', () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writer.kill('SIGKILL');
+    await new Promise((resolve) => writer.once('exit', resolve));
+    const raw = readFileSync(join(dir, 'crash.jsonl'), 'utf8');
+    const complete = raw.split('\n').length - 1;
+    const loaded = createJsonlStore({ dir }).load('crash');
+    expect(loaded.messages.length).toBe(complete);
+    expect(loaded.messages.length).toBeGreaterThan(50);
+    loaded.messages.forEach((m, n) => expect(textOf(m).startsWith(`${n} `)).toBe(true));
+    expect(loaded.damaged.length).toBeLessThanOrEqual(1);
+    if (loaded.damaged.length === 1) expect(loaded.damaged[0].kind).toBe('torn-tail');
+  });
+
+  it('backs a memory: add persists, loadMemory restores the thread', async () => {
+    const store = createJsonlStore({ dir: tempDir() });
+    const { memory } = loadMemory({ store, threadId: 'chat', budget: 1000 });
+    memory.add(user('remember me'), assistant('noted'));
+    const { memory: again, damaged } = loadMemory({ store, threadId: 'chat', budget: 1000 });
+    expect(damaged).toEqual([]);
+    expect((await again.messages()).map(textOf)).toEqual(['remember me', 'noted']);
+  });
+});
