@@ -3,9 +3,25 @@
  * of its own (bench/child.ts): in one long-lived process every case paid for the garbage of
  * the cases before it, and tagcall's 4-char figure came out at half its isolated value.
  */
-import { createParser, type ParserEvent, parse } from 'tagcall';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  assistant,
+  createJsonlStore,
+  createMemory,
+  createParser,
+  estimate,
+  exact,
+  type Message,
+  type ParserEvent,
+  parse,
+  system,
+  toolResult,
+  user,
+} from 'tagcall';
 import { type Corpus, generateCorpus, generateMessage } from './corpus.js';
-import { percentile, splitEvery, timeMedian, timeOnce, utf8Bytes } from './measure.js';
+import { median, now, percentile, splitEvery, timeMedian, timeOnce, utf8Bytes } from './measure.js';
 import * as peers from './peers.js';
 
 export const CORPUS_BYTES = 5_000_000;
@@ -222,4 +238,83 @@ export function runMemory() {
     retainedBytes: withParser - process.memoryUsage().heapUsed,
     calls,
   };
+}
+
+/** A conversation of `count` messages: users, replies, and calls with their results. */
+function conversation(count: number): Message[] {
+  const messages: Message[] = [system('You are a coding agent.')];
+  for (let n = 0; messages.length < count; n++) {
+    messages.push(user(`Question ${n}: why does the parser hold back a < b?`));
+    const id = `c${n}`;
+    messages.push(
+      assistant('Let me look.', { id, toolName: 'read_file', arguments: { path: `src/f${n}.ts` } }),
+    );
+    messages.push(toolResult(id, 'read_file', `export const value${n} = ${'x'.repeat(n % 400)};`));
+    messages.push(assistant(`The answer for ${n} is in the file.`));
+  }
+  return messages.slice(0, count);
+}
+
+/** Median ms of computing the window of a fresh memory (each message counted once). */
+export async function runPruning(count: number) {
+  const history = conversation(count);
+  const times: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const memory = createMemory({ budget: 8000 });
+    memory.add(...history);
+    const t0 = now();
+    await memory.messages();
+    times.push(now() - t0);
+  }
+  return { count, ms: median(times.slice(2)) };
+}
+
+/** Milliseconds to load a thread of `count` messages from its JSONL file. */
+export function runJsonlLoad(count: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'tagcall-bench-'));
+  try {
+    const store = createJsonlStore({ dir });
+    for (const message of conversation(count)) store.append('bench', message);
+    const times: number[] = [];
+    for (let round = 0; round < 5; round++) times.push(timeOnce(() => store.load('bench')));
+    return { count, ms: median(times), bytes: statSync(join(dir, 'bench.jsonl')).size };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SAMPLES: Record<string, string> = {
+  prose: generateCorpus(60_000, 3)
+    .messages.join('\n\n')
+    .replace(/<tool>[\s\S]*?<\/tool>/g, ''),
+  code: generateCorpus(60_000, 4)
+    .toolBlocks.join('\n')
+    .replace(/<[^>]+>/g, ''),
+  json: JSON.stringify(conversation(300), null, 2),
+  cjk: '日本語のテキストはトークン数が多くなりがちです。中文文本的标记数量也很多。한국어 텍스트도 마찬가지입니다。'.repeat(
+    200,
+  ),
+};
+
+/** The characters/4 estimate against exact counts, per kind of text. */
+export async function runTokenError() {
+  const out: Array<{
+    kind: string;
+    chars: number;
+    estimate: number;
+    cl100k: number;
+    o200k: number;
+  }> = [];
+  const cl100k = await exact('cl100k_base');
+  const o200k = await exact('o200k_base');
+  for (const [kind, text] of Object.entries(SAMPLES)) {
+    out.push({
+      kind,
+      chars: text.length,
+      estimate: estimate.count(text),
+      cl100k: cl100k.count(text),
+      o200k: o200k.count(text),
+    });
+  }
+  return out;
 }

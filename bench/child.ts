@@ -1,13 +1,23 @@
-/** One measurement in a fresh process: `child.ts throughput N | scaling KB [reparse] | feed-cost | memory`. */
-import { runFeedCost, runMemory, runScaling, runThroughput } from './cases.js';
+/** One measurement in a fresh process: `child.ts SECTION [ARG] [FLAG]` (sections below). */
+import {
+  runFeedCost,
+  runJsonlLoad,
+  runMemory,
+  runPruning,
+  runScaling,
+  runThroughput,
+  runTokenError,
+} from './cases.js';
 
 const [section, arg, flag] = process.argv.slice(2);
-const result =
-  section === 'throughput'
-    ? runThroughput(Number(arg))
-    : section === 'scaling'
-      ? runScaling(Number(arg), flag === 'reparse')
-      : section === 'feed-cost'
-        ? runFeedCost()
-        : runMemory();
+const sections: Record<string, () => unknown> = {
+  throughput: () => runThroughput(Number(arg)),
+  scaling: () => runScaling(Number(arg), flag === 'reparse'),
+  'feed-cost': runFeedCost,
+  memory: runMemory,
+  pruning: () => runPruning(Number(arg)),
+  'jsonl-load': () => runJsonlLoad(Number(arg)),
+  'token-error': runTokenError,
+};
+const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

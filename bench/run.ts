@@ -118,6 +118,36 @@ log(
 );
 log(`| calls seen | ${memory.calls} |`);
 log();
+type Pruning = { count: number; ms: number };
+const pruning = [1_000, 10_000, 100_000].map((count) => child<Pruning>('pruning', String(count)));
+log('## Memory: computing the window (budget 8,000 tokens, estimate counter, median ms)');
+log();
+log('| messages | ms | µs per message |');
+log('|---:|---:|---:|');
+for (const p of pruning)
+  log(
+    `| ${p.count.toLocaleString('en')} | ${p.ms.toFixed(2)} | ${((1000 * p.ms) / p.count).toFixed(2)} |`,
+  );
+const load = child<{ count: number; ms: number; bytes: number }>('jsonl-load', '100000');
+log();
+log(
+  `Loading a ${load.count.toLocaleString('en')}-message JSONL thread (${(load.bytes / 2 ** 20).toFixed(1)} MiB): ${load.ms.toFixed(0)} ms.`,
+);
+log();
+type TokenError = { kind: string; chars: number; estimate: number; cl100k: number; o200k: number };
+const tokenErrors = child<TokenError[]>('token-error');
+log('## Token estimate (characters / 4) against exact counts');
+log();
+log('| text | characters | estimate | cl100k_base | o200k_base | estimate error vs o200k |');
+log('|---|---:|---:|---:|---:|---:|');
+for (const t of tokenErrors) {
+  const error = ((100 * (t.estimate - t.o200k)) / t.o200k).toFixed(0);
+  log(
+    `| ${t.kind} | ${t.chars} | ${t.estimate} | ${t.cl100k} | ${t.o200k} | ${Number(error) > 0 ? '+' : ''}${error}% |`,
+  );
+}
+log();
+
 const byName = (prefix: string, chunk: number) =>
   rows
     .filter((r) => r.name.startsWith(prefix) && r.chunk === chunk)
@@ -171,7 +201,16 @@ log(
 
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(new URL('latest.md', RESULTS), `${out.join('\n')}\n`);
-const raw = { rows, scaling, quarters, memory, when: new Date().toISOString() };
+const raw = {
+  rows,
+  scaling,
+  quarters,
+  memory,
+  pruning,
+  load,
+  tokenErrors,
+  when: new Date().toISOString(),
+};
 writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify(raw, null, 2)}\n`);
 writeFileSync(new URL('scaling.svg', RESULTS), scalingChart(scaling));
 // README shows the last run: the tables go between its bench markers.
