@@ -67,43 +67,35 @@ export interface ThroughputCase {
   prepare(corpus: Corpus): { bytes: number; expected: number; work: () => number };
 }
 
-function onCorpus(
+/** A case over the messages or over the tool blocks alone, cut into `chunk`-character chunks. */
+function chunkedCase(
   name: string,
+  input: 'full corpus' | 'tool blocks only',
   chunk: number,
   run: (chunks: string[][]) => number,
   countsCalls = true,
 ): ThroughputCase {
   return {
     name,
-    input: 'full corpus',
+    input,
     chunk,
     prepare(corpus) {
-      const chunks = chunked(corpus.messages, chunk);
+      const texts = input === 'full corpus' ? corpus.messages : corpus.toolBlocks;
+      const chunks = chunked(texts, chunk);
       const expected = countsCalls ? corpus.calls : Number.NaN;
-      return { bytes: utf8Bytes(corpus.messages), expected, work: () => run(chunks) };
+      return { bytes: utf8Bytes(texts), expected, work: () => run(chunks) };
     },
   };
 }
 
-function onBlocks(
+const onCorpus = (
   name: string,
   chunk: number,
   run: (chunks: string[][]) => number,
-): ThroughputCase {
-  return {
-    name,
-    input: 'tool blocks only',
-    chunk,
-    prepare(corpus) {
-      const chunks = chunked(corpus.toolBlocks, chunk);
-      return {
-        bytes: utf8Bytes(corpus.toolBlocks),
-        expected: corpus.calls,
-        work: () => run(chunks),
-      };
-    },
-  };
-}
+  countsCalls = true,
+) => chunkedCase(name, 'full corpus', chunk, run, countsCalls);
+const onBlocks = (name: string, chunk: number, run: (chunks: string[][]) => number) =>
+  chunkedCase(name, 'tool blocks only', chunk, run);
 
 export const CASES: ThroughputCase[] = [
   {

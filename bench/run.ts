@@ -183,6 +183,11 @@ const targets: Array<[string, string, boolean]> = [
     Math.max(...p99s) <= 2 * Math.min(...p99s),
   ],
   [
+    'memory: window cost linear (µs per message, 100k vs 1k, ≤ 2×)',
+    `${(pruning[2].ms / pruning[2].count / (pruning[0].ms / pruning[0].count)).toFixed(2)}`,
+    pruning[2].ms / pruning[2].count <= (2 * pruning[0].ms) / pruning[0].count,
+  ],
+  [
     'retained heap after the stream ≤ 1 MB',
     `${(memory.retainedBytes / 2 ** 10).toFixed(0)} KiB`,
     memory.retainedBytes <= 2 ** 20,

@@ -29,20 +29,15 @@ import { treeArbitrary } from './support/trees.js';
 const fixture = <T>(name: string): T =>
   JSON.parse(readFileSync(new URL(`../fixtures/providers/${name}`, import.meta.url), 'utf8')) as T;
 
+/** Both provider fixtures hold the same conversation, so they read to the same roles. */
+const FIXTURE_ROLES = ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'];
+
 describe('OpenAI Chat Completions', () => {
   const body = fixture<{ messages: OpenAIMessage[] }>('openai-chat.json');
   const messages = fromOpenAI(body);
 
   it('reads a request body: reasoning, tool calls with JSON arguments, tool results, images, names', () => {
-    expect(messages.map((m) => m.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'tool',
-      'tool',
-      'assistant',
-      'user',
-    ]);
+    expect(messages.map((m) => m.role)).toEqual(FIXTURE_ROLES);
     expect(messages[1].sender).toBe('ana');
     expect(messages[1].parts[1]).toMatchObject({ kind: 'image', mediaType: 'image/png' });
     expect(thinkingOf(messages[2])).toEqual([
@@ -97,15 +92,7 @@ describe('Anthropic Messages', () => {
   const messages = fromAnthropic(body);
 
   it('reads system, thinking with its signature, tool_use, tool_result blocks and images', () => {
-    expect(messages.map((m) => m.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'tool',
-      'tool',
-      'assistant',
-      'user',
-    ]);
+    expect(messages.map((m) => m.role)).toEqual(FIXTURE_ROLES);
     expect(messages[2].parts[0]).toEqual({
       kind: 'thinking',
       text: 'The test compares a < b; I should read the file first.',
