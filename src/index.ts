@@ -1,3 +1,4 @@
 export * from './memory/index.js';
 export * from './messages/index.js';
 export * from './protocol/index.js';
+export * from './tools/index.js';

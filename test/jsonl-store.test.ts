@@ -92,7 +92,8 @@ describe('JSONL store', () => {
     const loaded = createJsonlStore({ dir }).load('crash');
     expect(loaded.messages.length).toBe(complete);
     expect(loaded.messages.length).toBeGreaterThan(50);
-    loaded.messages.forEach((m, n) => expect(textOf(m).startsWith(`${n} `)).toBe(true));
+    for (const [n, m] of loaded.messages.entries())
+      expect(textOf(m).startsWith(`${n} `)).toBe(true);
     expect(loaded.damaged.length).toBeLessThanOrEqual(1);
     if (loaded.damaged.length === 1) expect(loaded.damaged[0].kind).toBe('torn-tail');
   });

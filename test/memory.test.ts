@@ -7,7 +7,6 @@ import {
   createThreadStore,
   exact,
   type Message,
-  type MessageStore,
   system,
   type TokenCounter,
   textOf,
@@ -293,5 +292,3 @@ describe('truncateMiddle', () => {
     expect(cut.endsWith('b')).toBe(true);
   });
 });
-
-export type { MessageStore };

@@ -148,6 +148,11 @@ export function toolError(
   );
 }
 
+/** A tool message carrying results, e.g. what `toolbox.dispatch` returned. */
+export function toolMessage(results: ToolResultPart[], options?: MessageOptions): Message {
+  return createMessage('tool', results, options);
+}
+
 /** All text parts, joined. */
 export function textOf(message: Message): string {
   return message.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');

@@ -1,0 +1,84 @@
+import { type JsonValue, renderArguments, type ToolArguments } from '../protocol/index.js';
+import type { JsonSchema } from './define-tool.js';
+
+const types = (schema: JsonSchema | undefined): string[] =>
+  schema?.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Turns what XML gives (strings, nested objects, repeated elements) into what the schema
+ * asks for, before validation: numbers and booleans from text, lists from single elements or
+ * wrapper elements, objects and lists from JSON text, null from an empty element, enums
+ * matched after trimming. What cannot be coerced is left as it is for validation to report.
+ */
+export function coerceValue(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
+  if (schema === undefined) return value;
+  const allowed = types(schema);
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (allowed.includes('null') && (text === '' || text === 'null')) return null;
+    if (schema.enum !== undefined) {
+      const match = schema.enum.find((option) => String(option) === text);
+      if (match !== undefined) return match;
+    }
+    if ((allowed.includes('integer') || allowed.includes('number')) && NUMBER.test(text))
+      return Number(text);
+    if (allowed.includes('boolean') && /^(true|false)$/i.test(text))
+      return text.toLowerCase() === 'true';
+    if ((allowed.includes('object') || allowed.includes('array')) && /^[[{]/.test(text)) {
+      const parsed = parseJson(text);
+      if (parsed !== undefined && !allowed.includes('string')) return coerceValue(parsed, schema);
+    }
+  }
+  if (allowed.includes('array')) {
+    let list: JsonValue[];
+    if (Array.isArray(value)) list = value;
+    else if (
+      isObject(value) &&
+      Object.keys(value).length === 1 &&
+      !wantsKey(schema.items, Object.keys(value)[0])
+    ) {
+      // <files><file>…</file><file>…</file></files>: the wrapper's one child name is the item.
+      const inner = value[Object.keys(value)[0]];
+      list = Array.isArray(inner) ? inner : [inner];
+    } else if (value === '' && !allowed.includes('string')) list = [];
+    else list = [value];
+    return list.map((item) => coerceValue(item, schema.items));
+  }
+  if (isObject(value) && (allowed.includes('object') || schema.properties !== undefined)) {
+    const out: { [key: string]: JsonValue } = Object.create(null);
+    for (const [key, inner] of Object.entries(value)) {
+      const extra =
+        typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+      out[key] = coerceValue(inner, schema.properties?.[key] ?? extra);
+    }
+    return out;
+  }
+  if (allowed.includes('string') && !allowed.includes('object')) {
+    // The parser read markup as elements because it was not given this schema: give it back as text.
+    if (isObject(value)) return renderArguments(value as ToolArguments, '');
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  }
+  return value;
+}
+
+function wantsKey(items: JsonSchema | undefined, key: string): boolean {
+  return items?.properties !== undefined && Object.hasOwn(items.properties, key);
+}
+
+export function coerceArguments(args: ToolArguments, schema: JsonSchema): ToolArguments {
+  const value = coerceValue(args, { ...schema, type: 'object' });
+  return (isObject(value) ? value : args) as ToolArguments;
+}

@@ -1,0 +1,20 @@
+export { coerceArguments, coerceValue } from './coerce.js';
+export {
+  defineTool,
+  type JsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from './define-tool.js';
+export { contentToText, type McpServerConfig } from './mcp-client.js';
+export { renderToolPrompt, type ToolPromptOptions } from './prompt.js';
+export {
+  type CallLike,
+  createToolbox,
+  type DispatchOptions,
+  type ListedTool,
+  TOOLBOX_DEFAULTS,
+  type Toolbox,
+  type ToolboxOptions,
+} from './toolbox.js';
+export { validateArguments } from './validate-arguments.js';

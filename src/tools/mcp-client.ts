@@ -1,0 +1,108 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ToolArguments } from '../protocol/index.js';
+import type { JsonSchema } from './define-tool.js';
+
+/** A server as the common `mcpServers` JSON writes it: a command to spawn, or a URL. */
+export type McpServerConfig =
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { url: string; headers?: Record<string, string> };
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+export interface McpCallResult {
+  text: string;
+  isError: boolean;
+}
+
+export interface McpConnection {
+  tools: McpTool[];
+  call(
+    name: string,
+    args: ToolArguments,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<McpCallResult>;
+  close(): Promise<void>;
+}
+
+type ContentItem = {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri: string; text?: string; blob?: string; mimeType?: string };
+};
+
+/** MCP result content as the text a text-protocol model reads. */
+export function contentToText(content: readonly ContentItem[], structured: unknown): string {
+  const parts = content.map((item) => {
+    switch (item.type) {
+      case 'text':
+        return item.text ?? '';
+      case 'image':
+      case 'audio':
+        return `[${item.type} ${item.mimeType ?? ''}, ${Math.floor(((item.data ?? '').length * 3) / 4)} bytes]`;
+      case 'resource':
+        return (
+          item.resource?.text ??
+          `[resource ${item.resource?.uri ?? ''} ${item.resource?.mimeType ?? ''}]`
+        );
+      case 'resource_link':
+        return `[resource link ${item.name ?? ''} ${item.uri ?? ''}]`;
+      default:
+        return `[${item.type} content]`;
+    }
+  });
+  if (structured !== undefined && !content.some((item) => item.type === 'text'))
+    parts.push(JSON.stringify(structured));
+  return parts.join('\n');
+}
+
+/** Connects to one MCP server (stdio or streamable HTTP) and lists its tools. */
+export async function connectMcp(config: McpServerConfig): Promise<McpConnection> {
+  const client = new Client({ name: 'tagcall', version: '0.1.0' });
+  const transport =
+    'url' in config
+      ? new StreamableHTTPClientTransport(new URL(config.url), {
+          requestInit: { headers: config.headers },
+        })
+      : new StdioClientTransport({
+          command: config.command,
+          args: config.args,
+          env:
+            config.env === undefined
+              ? undefined
+              : { ...(process.env as Record<string, string>), ...config.env },
+          cwd: config.cwd,
+          stderr: 'ignore',
+        });
+  await client.connect(transport);
+  const listed = await client.listTools();
+  const tools = listed.tools.map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema as JsonSchema,
+  }));
+  return {
+    tools,
+    async call(tool, args, signal, timeoutMs) {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+      });
+      return {
+        text: contentToText((result.content ?? []) as ContentItem[], result.structuredContent),
+        isError: result.isError === true,
+      };
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,98 @@
+import { type JsonValue, renderCall, type ToolArguments } from '../protocol/index.js';
+import type { JsonSchema } from './define-tool.js';
+import type { ListedTool, Toolbox } from './toolbox.js';
+
+/** A plausible value for a schema, for the examples in the prompt. */
+function exampleValue(schema: JsonSchema | undefined, name: string): JsonValue {
+  if (schema?.enum !== undefined && schema.enum.length > 0) return schema.enum[0];
+  if (schema?.default !== undefined) return schema.default;
+  const type = Array.isArray(schema?.type) ? schema.type.find((t) => t !== 'null') : schema?.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [exampleValue(schema?.items, name), exampleValue(schema?.items, name)];
+    case 'object':
+      return exampleArguments(schema ?? {});
+    default:
+      return `${name} here`;
+  }
+}
+
+function exampleArguments(schema: JsonSchema): ToolArguments {
+  const out: ToolArguments = Object.create(null);
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    out[name] = exampleValue(property, name);
+  return out;
+}
+
+function describeParameters(schema: JsonSchema): string[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => {
+    const type = Array.isArray(p.type) ? p.type.join(' | ') : (p.type ?? 'any');
+    const options =
+      p.enum === undefined ? '' : ` (one of ${p.enum.map((v) => JSON.stringify(v)).join(', ')})`;
+    return `  - ${name} (${type}${required.has(name) ? ', required' : ''})${options}${p.description ? `: ${p.description}` : ''}`;
+  });
+}
+
+export interface ToolPromptOptions {
+  /** An example call per tool, generated from its schema. Default true. */
+  examples?: boolean;
+}
+
+/**
+ * The system prompt's tool section: the protocol's rules, then every tool with its
+ * parameters and an example call, so a model that has never seen the format can follow it.
+ */
+export async function renderToolPrompt(
+  toolbox: Toolbox,
+  options: ToolPromptOptions = {},
+): Promise<string> {
+  const tools: ListedTool[] = await toolbox.listTools();
+  const lines = [
+    '# Tools',
+    '',
+    'You can call tools. To call one, write a block like this on lines of its own:',
+    '',
+    '<tool>',
+    '<server_name>local</server_name>',
+    '<tool_name>NAME</tool_name>',
+    '<arguments>',
+    '  <PARAMETER>value</PARAMETER>',
+    '</arguments>',
+    '</tool>',
+    '',
+    'Rules:',
+    '- One call per <tool> block; several blocks in one reply are allowed.',
+    '- <server_name> is the server the tool belongs to (listed with each tool).',
+    '- Put code, markup and multi-line text in CDATA: <content><![CDATA[ ... ]]></content>.',
+    '- A list is the same element repeated; an object is an element with child elements.',
+    '- Think in brackets on lines of their own: [I should read the file first]',
+    '- The result comes back in the next message as "Tool: NAME" followed by the output.',
+    '- When the task is done, call task_completion with the answer in <result>.',
+    '',
+  ];
+  for (const tool of tools) {
+    lines.push(
+      `## ${tool.name} (server: ${tool.serverName})`,
+      '',
+      tool.description || '(no description)',
+      '',
+    );
+    const parameters = describeParameters(tool.inputSchema);
+    lines.push(parameters.length > 0 ? 'Parameters:' : 'No parameters.', ...parameters, '');
+    if (options.examples !== false) {
+      const example = renderCall({
+        serverName: tool.serverName,
+        toolName: tool.name,
+        arguments: exampleArguments(tool.inputSchema),
+      });
+      lines.push('Example:', '', example, '');
+    }
+  }
+  return lines.join('\n');
+}

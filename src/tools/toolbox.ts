@@ -1,0 +1,264 @@
+import type { ToolResultPart } from '../messages/index.js';
+import type { ToolArguments } from '../protocol/index.js';
+import { coerceArguments } from './coerce.js';
+import {
+  defineTool,
+  type JsonSchema,
+  type ToolDefinition,
+  type ToolOutput,
+} from './define-tool.js';
+import { connectMcp, type McpConnection, type McpServerConfig } from './mcp-client.js';
+import { validateArguments } from './validate-arguments.js';
+
+/** The fields of a parsed call (or a ToolCallPart) that dispatch reads. */
+export interface CallLike {
+  id: string;
+  serverName: string;
+  toolName: string;
+  arguments: ToolArguments;
+}
+
+export interface ToolboxOptions {
+  tools?: ToolDefinition[];
+  /** By name, as in the common `mcpServers` JSON. `server_name` in a call picks one. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Calls of one message run at most this many at a time. Default 4. */
+  concurrency?: number;
+  /** Per call. Default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface DispatchOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ListedTool {
+  serverName: string;
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+export const TOOLBOX_DEFAULTS = { concurrency: 4, timeoutMs: 60_000 };
+
+class ToolError extends Error {}
+
+/**
+ * Local tools and MCP servers behind one `dispatch`: arguments are coerced by the tool's
+ * schema and validated, and every failure (unknown server or tool, bad arguments, timeout,
+ * cancellation, a server that died) comes back as a tool result with `isError`, phrased for
+ * the model to correct its next call. Nothing throws at the caller.
+ */
+export function createToolbox(options: ToolboxOptions = {}) {
+  const servers = options.mcpServers ?? {};
+  const timeoutDefault = options.timeoutMs ?? TOOLBOX_DEFAULTS.timeoutMs;
+  const concurrency = Math.max(1, options.concurrency ?? TOOLBOX_DEFAULTS.concurrency);
+  const local = new Map<string, ToolDefinition>();
+  for (const tool of options.tools ?? []) local.set(tool.name, tool);
+  const connections = new Map<string, Promise<McpConnection>>();
+
+  function connection(serverName: string): Promise<McpConnection> {
+    let pending = connections.get(serverName);
+    if (pending === undefined) {
+      pending = connectMcp(servers[serverName]);
+      // A failed connection is retried on the next call, not cached.
+      pending.catch(() => connections.delete(serverName));
+      connections.set(serverName, pending);
+    }
+    return pending;
+  }
+
+  if (Object.keys(servers).length > 0 && !local.has('use_mcp_tool')) {
+    local.set(
+      'use_mcp_tool',
+      defineTool({
+        name: 'use_mcp_tool',
+        description: 'Calls a tool of an MCP server by name, with its arguments as JSON.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            server_name: { type: 'string', description: 'the MCP server' },
+            tool_name: { type: 'string', description: 'the tool on that server' },
+            arguments: { type: 'object', description: 'the arguments, as JSON' },
+          },
+          required: ['server_name', 'tool_name'],
+        },
+        async handler(args, context) {
+          const result = await runMcp(
+            String(args.server_name),
+            String(args.tool_name),
+            (args.arguments ?? {}) as ToolArguments,
+            context.signal,
+            timeoutDefault,
+          );
+          return { text: result.text, isError: result.isError };
+        },
+      }),
+    );
+  }
+
+  async function listTools(): Promise<ListedTool[]> {
+    const out: ListedTool[] = [...local.values()].map((t) => ({ serverName: 'local', ...pick(t) }));
+    for (const name of Object.keys(servers)) {
+      const { tools } = await connection(name);
+      for (const t of tools) out.push({ serverName: name, ...t });
+    }
+    return out;
+  }
+
+  function checkArguments(
+    toolName: string,
+    args: ToolArguments,
+    schema: JsonSchema,
+  ): ToolArguments {
+    const coerced = coerceArguments(args, schema);
+    const problems = validateArguments(coerced, schema);
+    if (problems.length > 0) {
+      throw new ToolError(
+        `invalid arguments for ${toolName}: ${problems.join('; ')}. Fix them and call the tool again.`,
+      );
+    }
+    return coerced;
+  }
+
+  async function runMcp(
+    serverName: string,
+    toolName: string,
+    args: ToolArguments,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<{ text: string; isError: boolean }> {
+    if (!Object.hasOwn(servers, serverName)) {
+      const known = ['local', ...Object.keys(servers)].join(', ');
+      throw new ToolError(
+        `there is no server named ${JSON.stringify(serverName)}; use one of: ${known}`,
+      );
+    }
+    let mcp: McpConnection;
+    try {
+      mcp = await connection(serverName);
+    } catch (error) {
+      throw new ToolError(
+        `could not reach MCP server ${JSON.stringify(serverName)}: ${message(error)}`,
+      );
+    }
+    const tool = mcp.tools.find((t) => t.name === toolName);
+    if (tool === undefined) {
+      throw new ToolError(
+        `server ${JSON.stringify(serverName)} has no tool ${JSON.stringify(toolName)}; its tools are: ${mcp.tools.map((t) => t.name).join(', ')}`,
+      );
+    }
+    const checked = checkArguments(toolName, args, tool.inputSchema);
+    try {
+      return await mcp.call(toolName, checked, signal, timeoutMs);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // The server may have died: the next call reconnects.
+      connections.delete(serverName);
+      throw new ToolError(
+        `MCP server ${JSON.stringify(serverName)} failed during ${toolName}: ${message(error)}`,
+      );
+    }
+  }
+
+  async function runLocal(call: CallLike, signal: AbortSignal): Promise<ToolOutput> {
+    const tool = local.get(call.toolName);
+    if (tool === undefined) {
+      throw new ToolError(
+        `there is no tool ${JSON.stringify(call.toolName)}; the tools are: ${[...local.keys()].join(', ') || '(none)'}`,
+      );
+    }
+    const args = checkArguments(call.toolName, call.arguments, tool.inputSchema);
+    return await tool.handler(args, { signal });
+  }
+
+  async function dispatch(
+    call: CallLike,
+    dispatchOptions: DispatchOptions = {},
+  ): Promise<ToolResultPart> {
+    const timeoutMs = dispatchOptions.timeoutMs ?? timeoutDefault;
+    const signals = [AbortSignal.timeout(timeoutMs)];
+    if (dispatchOptions.signal !== undefined) signals.push(dispatchOptions.signal);
+    const signal = AbortSignal.any(signals);
+    const result = (text: string, isError: boolean): ToolResultPart => ({
+      kind: 'tool-result',
+      callId: call.id,
+      toolName: call.toolName,
+      output: text,
+      isError,
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      const stop = () => reject(signal.reason);
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      const serverName = call.serverName || 'local';
+      const work =
+        serverName === 'local'
+          ? runLocal(call, signal)
+          : runMcp(serverName, call.toolName, call.arguments, signal, timeoutMs);
+      const output = await Promise.race([work, aborted]);
+      return typeof output === 'string'
+        ? result(output, false)
+        : result(output.text, output.isError === true);
+    } catch (error) {
+      if (error instanceof ToolError) return result(error.message, true);
+      if (signal.aborted) {
+        const timedOut = dispatchOptions.signal?.aborted !== true;
+        return result(
+          timedOut
+            ? `${call.toolName} timed out after ${timeoutMs} ms`
+            : `${call.toolName} was cancelled`,
+          true,
+        );
+      }
+      return result(`${call.toolName} failed: ${message(error)}`, true);
+    }
+  }
+
+  return {
+    /** Every tool, local and of each MCP server (connecting to them). */
+    listTools,
+    /** Argument schemas by tool name, for the parser's `schemas` option. */
+    async schemas(): Promise<Record<string, JsonSchema>> {
+      const out: Record<string, JsonSchema> = {};
+      for (const t of await listTools())
+        if (!Object.hasOwn(out, t.name)) out[t.name] = t.inputSchema;
+      return out;
+    },
+    dispatch,
+    /** Several calls (one message's), at most `concurrency` at a time; results in call order. */
+    async dispatchAll(
+      calls: readonly CallLike[],
+      dispatchOptions: DispatchOptions = {},
+    ): Promise<ToolResultPart[]> {
+      const results: ToolResultPart[] = new Array(calls.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < calls.length) {
+          const index = next++;
+          results[index] = await dispatch(calls[index], dispatchOptions);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
+      return results;
+    },
+    async close(): Promise<void> {
+      const open = [...connections.values()];
+      connections.clear();
+      await Promise.allSettled(open.map(async (c) => (await c).close()));
+    },
+  };
+}
+
+export type Toolbox = ReturnType<typeof createToolbox>;
+
+function pick(tool: ToolDefinition) {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,54 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ToolArguments } from '../protocol/index.js';
+import type { JsonSchema } from './define-tool.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** `path.to.argument` from ajv's `/path/to/argument`. */
+function argumentName(error: ErrorObject): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+  return path.join('.');
+}
+
+/** One validation failure, phrased so a model can correct its next call. */
+function describe(error: ErrorObject, args: ToolArguments): string {
+  const name = argumentName(error) || '(arguments)';
+  const got = error.instancePath
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], args);
+  const shown =
+    typeof got === 'string'
+      ? JSON.stringify(got.length > 40 ? `${got.slice(0, 40)}…` : got)
+      : JSON.stringify(got);
+  switch (error.keyword) {
+    case 'required':
+      return `<${name}> is required but missing`;
+    case 'additionalProperties':
+      return `<${name}> is not an argument of this tool`;
+    case 'type':
+      return `<${name}> must be ${String(error.params.type)}, got ${shown}`;
+    case 'enum':
+      return `<${name}> must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${shown}`;
+    default:
+      return `<${name}> ${error.message ?? 'is invalid'} (got ${shown})`;
+  }
+}
+
+/** Validates with ajv; returns the failures as sentences (empty when the arguments are valid). */
+export function validateArguments(args: ToolArguments, schema: JsonSchema): string[] {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    validate = ajv.compile({ ...schema, type: 'object' });
+    compiled.set(schema, validate);
+  }
+  // ajv reads plain objects; the null-prototype ones are copied through JSON.
+  const plain = JSON.parse(JSON.stringify(args)) as ToolArguments;
+  return validate(plain) ? [] : (validate.errors ?? []).map((e) => describe(e, plain));
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { coerceValue, type JsonSchema, type JsonValue } from '../src/index.js';
+
+type Row = [string, JsonValue, JsonSchema, JsonValue];
+
+const table: Record<string, Row[]> = {
+  number: [
+    ['integer text', '42', { type: 'integer' }, 42],
+    ['decimal with spaces', ' 3.5 ', { type: 'number' }, 3.5],
+    ['exponent', '1e3', { type: 'number' }, 1000],
+    ['not a number stays for validation', 'forty', { type: 'number' }, 'forty'],
+  ],
+  boolean: [
+    ['true', 'true', { type: 'boolean' }, true],
+    ['any case', 'FALSE', { type: 'boolean' }, false],
+    ['other text stays', 'yes', { type: 'boolean' }, 'yes'],
+  ],
+  null: [
+    ['empty element', '', { type: ['string', 'null'] }, null],
+    ['the word null', 'null', { type: ['integer', 'null'] }, null],
+  ],
+  enum: [
+    ['matched after trimming', '  fast \n', { type: 'string', enum: ['fast', 'slow'] }, 'fast'],
+  ],
+  array: [
+    [
+      'one element becomes a list',
+      'a.txt',
+      { type: 'array', items: { type: 'string' } },
+      ['a.txt'],
+    ],
+    [
+      'repeated elements, items coerced',
+      ['1', '2'],
+      { type: 'array', items: { type: 'integer' } },
+      [1, 2],
+    ],
+    ['JSON text', '[1, 2]', { type: 'array', items: { type: 'number' } }, [1, 2]],
+    [
+      'wrapper element unwrapped',
+      { file: [{ path: 'a' }, { path: 'b' }] },
+      { type: 'array', items: { type: 'object', properties: { path: { type: 'string' } } } },
+      [{ path: 'a' }, { path: 'b' }],
+    ],
+    ['wrapper with one child', { tag: 'x' }, { type: 'array', items: { type: 'string' } }, ['x']],
+  ],
+  object: [
+    [
+      'nested XML, properties coerced',
+      { n: '2', on: 'true' },
+      { type: 'object', properties: { n: { type: 'integer' }, on: { type: 'boolean' } } },
+      { n: 2, on: true },
+    ],
+    ['JSON text', '{"n": 2}', { type: 'object', properties: { n: { type: 'integer' } } }, { n: 2 }],
+    [
+      'additionalProperties schema coerces extra keys',
+      { x: '1' },
+      { type: 'object', additionalProperties: { type: 'number' } },
+      { x: 1 },
+    ],
+  ],
+  string: [
+    ['raw text kept', '  <b>x</b> ', { type: 'string' }, '  <b>x</b> '],
+    ['markup read as elements goes back to text', { b: 'x' }, { type: 'string' }, '<b>x</b>'],
+    ['a JSON number becomes text', 42, { type: 'string' }, '42'],
+    ['JSON-looking text stays text', '{"a":1}', { type: 'string' }, '{"a":1}'],
+  ],
+};
+
+describe('coercion by schema, one table per type', () => {
+  for (const [type, rows] of Object.entries(table)) {
+    describe(type, () => {
+      for (const [name, input, schema, expected] of rows) {
+        it(name, () => {
+          expect(coerceValue(input, schema)).toEqual(expected);
+        });
+      }
+    });
+  }
+});
