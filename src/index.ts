@@ -1,3 +1,4 @@
+export * from './agent/index.js';
 export * from './memory/index.js';
 export * from './messages/index.js';
 export * from './protocol/index.js';

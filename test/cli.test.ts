@@ -72,10 +72,15 @@ describe('tagcall parse', () => {
   });
 
   it('exits 2 with the usage on bad arguments', () => {
-    for (const args of [['parse', '--format', 'xml'], ['frobnicate'], ['parse', '--nope']]) {
-      const { code, stderr } = tagcall(args);
+    for (const [args, usage] of [
+      [['parse', '--format', 'xml'], 'Usage: tagcall parse'],
+      [['parse', '--nope'], 'Usage: tagcall parse'],
+      [['frobnicate'], 'Usage: tagcall <command>'],
+      [['run', 'a task'], 'Usage: tagcall run'],
+    ] as const) {
+      const { code, stderr } = tagcall([...args]);
       expect(code).toBe(2);
-      expect(stderr).toContain('Usage: tagcall parse');
+      expect(stderr).toContain(usage);
     }
   });
 

@@ -1,9 +1,21 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { PARSER_DEFAULTS, type PrefilledThinking } from '../index.js';
+import { runDemo } from './demo-command.js';
 import { OUTPUT_FORMATS, type OutputFormat, runParse } from './parse-command.js';
+import { clientFromFlags, loadToolsModule, readMcpConfig, runSession } from './run-command.js';
 
-const USAGE = `Usage: tagcall parse [FILE…|-] [options]
+const USAGE = `Usage: tagcall <command> [options]
+
+Commands:
+  parse [FILE…|-]   read model output and print its text, thinking and tool calls
+  run "TASK"        run an agent against an OpenAI-compatible model server
+  demo              a whole session against a bundled replay model (what npm start runs)
+
+tagcall <command> --help shows a command's options.
+`;
+
+const PARSE_USAGE = `Usage: tagcall parse [FILE…|-] [options]
 
 Reads model output (plain text) and prints its text, thinking and tool calls.
 With no FILE, or with -, reads standard input.
@@ -18,63 +30,198 @@ Options:
   -h, --help                    this text
 `;
 
-class UsageError extends Error {}
+const RUN_USAGE = `Usage: tagcall run "TASK" --base-url URL --model NAME [options]
+
+Runs the agent loop: the model (no native tools needed) calls tools in the text protocol,
+tagcall parses its stream, dispatches the calls and feeds the results back, until the model
+calls task_completion. The session streams to stderr; the final answer goes to stdout.
+
+Options:
+  --base-url URL        OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 (llama.cpp),
+                        http://127.0.0.1:8000/v1 (vLLM), http://127.0.0.1:11434/v1 (Ollama)
+  --model NAME          the model name the server expects
+  --api-key KEY         bearer token (default: $TAGCALL_API_KEY or $OPENAI_API_KEY)
+  --mcp FILE            MCP servers, as {"mcpServers": {"name": {"command", "args", "env"} | {"url"}}}
+  --tools FILE          a JS module exporting an array of defineTool(...) definitions
+  --workspace DIR       folder the file tools are confined to (default: the current one)
+  --max-turns N         stop after N model replies (default 25)
+  --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
+  --system TEXT         text put before the tool prompt in the system message
+  --stop-after-tool     end each reply right after its first </tool>
+  --timeout-ms N        per model request (default 120000)
+  --json                print events as NDJSON on stdout instead of the session view
+  -h, --help            this text
+
+Built-in tools: read_file, write_to_file, list_files, search_files (inside the workspace;
+paths that escape it are refused), task_completion.
+`;
+
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}
 
 function oneOf<T extends string>(
   value: string | undefined,
   allowed: readonly T[],
   flag: string,
+  usage: string,
 ): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not "${value}"`);
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not "${value}"`, usage);
   }
   return value as T;
 }
 
-async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
+function positiveInteger(
+  value: string | undefined,
+  flag: string,
+  usage: string,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0))
+    throw new UsageError(`${flag} must be a positive whole number`, usage);
+  return n;
+}
+
+type Flags = { values: Record<string, string | boolean | undefined>; positionals: string[] };
+
+function args(
+  argv: string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+  usage: string,
+): Flags {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        format: { type: 'string' },
-        'prefilled-thinking': { type: 'string' },
-        'max-hold': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+    }) as Flags;
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, usage);
   }
-  const { values, positionals } = parsed;
+}
+
+async function parseCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = args(
+    argv,
+    {
+      format: { type: 'string' },
+      'prefilled-thinking': { type: 'string' },
+      'max-hold': { type: 'string' },
+    },
+    PARSE_USAGE,
+  );
   if (values.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(PARSE_USAGE);
     return 0;
   }
-  const [command, ...sources] = positionals;
-  if (command !== 'parse')
-    throw new UsageError(
-      command === undefined ? 'no command given' : `unknown command "${command}"`,
-    );
-  const format = oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format') ?? 'json';
+  const format =
+    oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format', PARSE_USAGE) ?? 'json';
   const prefilledThinking = oneOf<PrefilledThinking>(
     values['prefilled-thinking'] as string | undefined,
     ['auto', 'always', 'never'],
     '--prefilled-thinking',
+    PARSE_USAGE,
   );
-  const maxHoldText = values['max-hold'] as string | undefined;
-  const maxHold = maxHoldText === undefined ? undefined : Number(maxHoldText);
-  if (maxHold !== undefined && !(Number.isInteger(maxHold) && maxHold > 0)) {
-    throw new UsageError('--max-hold must be a positive whole number');
-  }
+  const maxHold = positiveInteger(
+    values['max-hold'] as string | undefined,
+    '--max-hold',
+    PARSE_USAGE,
+  );
+  const sources = [...positionals];
   if (sources.length === 0) {
-    if (process.stdin.isTTY) throw new UsageError('no FILE given and standard input is a terminal');
+    if (process.stdin.isTTY)
+      throw new UsageError('no FILE given and standard input is a terminal', PARSE_USAGE);
     sources.push('-');
   }
   await runParse(sources, format as OutputFormat, { prefilledThinking, maxHold }, process.stdout);
   return 0;
+}
+
+async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = args(
+    argv,
+    {
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      mcp: { type: 'string' },
+      tools: { type: 'string' },
+      workspace: { type: 'string' },
+      'max-turns': { type: 'string' },
+      thread: { type: 'string' },
+      system: { type: 'string' },
+      'stop-after-tool': { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    RUN_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(RUN_USAGE);
+    return 0;
+  }
+  const task = positionals.join(' ').trim();
+  if (task === '') throw new UsageError('no TASK given', RUN_USAGE);
+  const baseUrl = values['base-url'] as string | undefined;
+  const modelName = values.model as string | undefined;
+  if (baseUrl === undefined || modelName === undefined)
+    throw new UsageError('--base-url and --model are required', RUN_USAGE);
+  const result = await runSession({
+    task,
+    model: clientFromFlags({
+      baseUrl,
+      model: modelName,
+      apiKey:
+        (values['api-key'] as string | undefined) ??
+        process.env.TAGCALL_API_KEY ??
+        process.env.OPENAI_API_KEY,
+      stopAfterTool: values['stop-after-tool'] === true,
+      timeoutMs: positiveInteger(
+        values['timeout-ms'] as string | undefined,
+        '--timeout-ms',
+        RUN_USAGE,
+      ),
+    }),
+    workspace: (values.workspace as string | undefined) ?? process.cwd(),
+    mcpServers: values.mcp === undefined ? {} : await readMcpConfig(values.mcp as string),
+    extraTools: values.tools === undefined ? [] : await loadToolsModule(values.tools as string),
+    maxTurns: positiveInteger(values['max-turns'] as string | undefined, '--max-turns', RUN_USAGE),
+    threadId: values.thread as string | undefined,
+    system: values.system as string | undefined,
+    json: values.json === true,
+  });
+  if (result.answer !== null && values.json !== true) process.stdout.write(`${result.answer}\n`);
+  if (result.status === 'failed') process.stderr.write(`tagcall: ${result.error}\n`);
+  return result.status === 'completed' || result.status === 'no-call' ? 0 : 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'parse':
+      return parseCommand(rest);
+    case 'run':
+      return runCommand(rest);
+    case 'demo':
+      return runDemo(rest.includes('--json'));
+    case '-h':
+    case '--help':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      throw new UsageError(
+        command === undefined ? 'no command given' : `unknown command "${command}"`,
+        USAGE,
+      );
+  }
 }
 
 main(process.argv.slice(2)).then(
@@ -83,7 +230,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`tagcall: ${error.message}\n\n${USAGE}`);
+      process.stderr.write(`tagcall: ${error.message}\n\n${error.usage}`);
       process.exitCode = 2;
       return;
     }

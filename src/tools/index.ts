@@ -18,3 +18,4 @@ export {
   type ToolboxOptions,
 } from './toolbox.js';
 export { validateArguments } from './validate-arguments.js';
+export { insideWorkspace, taskCompletionTool, workspaceTools } from './workspace-tools.js';

@@ -1,0 +1,20 @@
+export {
+  type ChatMessage,
+  createOpenAIClient,
+  type ModelClient,
+  type ModelDelta,
+  ModelError,
+  type ModelRequest,
+  type OpenAIClientOptions,
+} from './model-client.js';
+export { type ReplayModel, type ReplayModelOptions, startReplayModel } from './replay-model.js';
+export {
+  AGENT_DEFAULTS,
+  type AgentEvent,
+  type AgentHooks,
+  type AgentResult,
+  type AgentStatus,
+  type CallDecision,
+  type RunAgentOptions,
+  runAgent,
+} from './run-agent.js';

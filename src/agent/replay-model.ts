@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReplayModelOptions {
+  /** Recorded replies: the Nth is served when the request holds N-1 assistant messages. */
+  replies: string[];
+  /** Characters per SSE delta, cycled (like a tokenizer's uneven tokens). Default [3, 5, 2, 7, 4]. */
+  chunkSizes?: number[];
+  /** Pause between deltas, in ms. Default 0. */
+  delayMs?: number;
+  /** Fault injection for tests: answer the first N requests with 500. */
+  failFirst?: number;
+  /** Fault injection: on the first request only, drop the connection after this many characters. */
+  dropAfterChars?: number;
+}
+
+export interface ReplayModel {
+  /** The OpenAI-compatible base URL, `http://127.0.0.1:PORT/v1`. */
+  url: string;
+  requests: number;
+  close(): Promise<void>;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port) that
+ * speaks the OpenAI streaming protocol and replays recorded replies in small SSE deltas.
+ */
+export async function startReplayModel(options: ReplayModelOptions): Promise<ReplayModel> {
+  const sizes = options.chunkSizes ?? [3, 5, 2, 7, 4];
+  const state = { requests: 0 };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    state.requests++;
+    const number = state.requests;
+    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const body = JSON.parse(await readBody(request)) as { messages?: Array<{ role: string }> };
+    if (number <= (options.failFirst ?? 0)) {
+      response
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"replay: injected failure"}}');
+      return;
+    }
+    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
+    const reply = options.replies[turn];
+    if (reply === undefined) {
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ error: { message: `replay: no recorded reply for turn ${turn + 1}` } }),
+        );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (delta: object, finish: string | null) =>
+      response.write(
+        `data: ${JSON.stringify({ id: `replay-${number}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
+    // Code points, so no delta splits a surrogate pair (servers send whole tokens).
+    const chars = Array.from(reply);
+    let sent = 0;
+    for (let i = 0, k = 0; i < chars.length; k++) {
+      if (response.destroyed) return;
+      const piece = chars.slice(i, i + sizes[k % sizes.length]).join('');
+      i += sizes[k % sizes.length];
+      if (
+        number === 1 + (options.failFirst ?? 0) &&
+        options.dropAfterChars !== undefined &&
+        sent >= options.dropAfterChars
+      ) {
+        response.destroy();
+        return;
+      }
+      send({ content: piece }, null);
+      sent += piece.length;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    }
+    send({}, 'stop');
+    response.end('data: [DONE]\n\n');
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get requests() {
+      return state.requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type AgentEvent,
+  type AgentResult,
+  createJsonlStore,
+  createMemory,
+  createOpenAIClient,
+  createToolbox,
+  loadMemory,
+  type McpServerConfig,
+  type ModelClient,
+  runAgent,
+  type ToolDefinition,
+  workspaceTools,
+} from '../index.js';
+import { useColor } from './pretty.js';
+import { createSessionView } from './session-view.js';
+
+export interface RunSettings {
+  task: string;
+  model: ModelClient;
+  workspace: string;
+  mcpServers: Record<string, McpServerConfig>;
+  extraTools: ToolDefinition[];
+  maxTurns?: number;
+  threadId?: string;
+  system?: string;
+  json: boolean;
+}
+
+/** `--mcp` file: `{"mcpServers": {...}}` (the common shape) or the map itself. */
+export async function readMcpConfig(file: string): Promise<Record<string, McpServerConfig>> {
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as {
+    mcpServers?: Record<string, McpServerConfig>;
+  };
+  return parsed.mcpServers ?? (parsed as Record<string, McpServerConfig>);
+}
+
+/** `--tools` module: a default export or a `tools` export, an array of tool definitions. */
+export async function loadToolsModule(file: string): Promise<ToolDefinition[]> {
+  const module = (await import(pathToFileURL(resolve(file)).href)) as {
+    default?: ToolDefinition[];
+    tools?: ToolDefinition[];
+  };
+  return module.tools ?? module.default ?? [];
+}
+
+/** Runs a session, showing it on stderr (or NDJSON events on stdout with `json`). */
+export async function runSession(settings: RunSettings): Promise<AgentResult> {
+  const toolbox = createToolbox({
+    tools: [...workspaceTools(settings.workspace), ...settings.extraTools],
+    mcpServers: settings.mcpServers,
+  });
+  const view = createSessionView(process.stderr, { color: useColor(process.stderr) });
+  const onEvent = settings.json
+    ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    : view.onEvent;
+  const controller = new AbortController();
+  const interrupt = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', interrupt);
+  try {
+    const memory =
+      settings.threadId === undefined
+        ? createMemory({ budget: 32_000 })
+        : loadMemory({
+            store: createJsonlStore({ dir: resolve('.tagcall/threads') }),
+            threadId: settings.threadId,
+            budget: 32_000,
+          }).memory;
+    return await runAgent({
+      model: settings.model,
+      toolbox,
+      task: settings.task,
+      system: settings.system,
+      memory,
+      maxTurns: settings.maxTurns,
+      onEvent,
+      signal: controller.signal,
+    });
+  } finally {
+    process.off('SIGINT', interrupt);
+    view.close();
+    await toolbox.close();
+  }
+}
+
+export function clientFromFlags(flags: {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  stopAfterTool: boolean;
+  timeoutMs?: number;
+}): ModelClient {
+  return createOpenAIClient({
+    baseUrl: flags.baseUrl,
+    model: flags.model,
+    apiKey: flags.apiKey,
+    stopAfterTool: flags.stopAfterTool,
+    timeoutMs: flags.timeoutMs,
+  });
+}
