@@ -1,0 +1,288 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type AgentEvent,
+  createOpenAIClient,
+  createToolbox,
+  type ReplayModel,
+  runAgent,
+  startReplayModel,
+  workspaceTools,
+} from '../src/index.js';
+
+const SESSION = fileURLToPath(new URL('../fixtures/demo/session/', import.meta.url));
+const replies = readdirSync(SESSION)
+  .filter((f) => f.endsWith('.txt'))
+  .sort()
+  .map((f) => readFileSync(join(SESSION, f), 'utf8'));
+const EVERYTHING = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(options: Parameters<typeof startReplayModel>[0], mcp = false) {
+  const model: ReplayModel = await startReplayModel(options);
+  cleanups.push(() => model.close());
+  const workspace = mkdtempSync(join(tmpdir(), 'tagcall-agent-'));
+  cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+  const toolbox = createToolbox({
+    tools: workspaceTools(workspace),
+    mcpServers: mcp
+      ? { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }
+      : {},
+  });
+  cleanups.push(() => toolbox.close());
+  const client = createOpenAIClient({ baseUrl: model.url, model: 'replay', backoffMs: 10 });
+  const events: AgentEvent[] = [];
+  return { model, workspace, toolbox, client, events, onEvent: (e: AgentEvent) => events.push(e) };
+}
+
+describe('the full session over real HTTP, SSE, MCP and files', () => {
+  it('thinks, writes a file, calls the MCP server, recovers from a malformed call, and completes', async () => {
+    const { workspace, toolbox, client, events, onEvent } = await setup({ replies }, true);
+    const result = await runAgent({
+      model: client,
+      toolbox,
+      task: 'write the note and check the sum',
+      onEvent,
+    });
+    expect(result).toMatchObject({ status: 'completed', turns: 5 });
+    expect(result.answer).toContain('19 + 23 = 42');
+    expect(readFileSync(join(workspace, 'notes/parser.md'), 'utf8')).toContain(
+      '"</content>" inside code',
+    );
+    const results = events.flatMap((e) => (e.type === 'tool-result' ? [e.result] : []));
+    expect(results.map((r) => [r.toolName, r.isError])).toEqual([
+      ['write_to_file', false],
+      ['get-sum', false],
+      ['read_file', false],
+      ['task_completion', false],
+    ]);
+    expect(results[1].output).toContain('42');
+    expect(events.filter((e) => e.type === 'malformed')).toHaveLength(1);
+    expect(events.some((e) => e.type === 'argument-delta')).toBe(true);
+    // The model saw the parser's error as a tool error before it wrote the call again.
+    const texts = result.memory
+      .all()
+      .map((m) => m.parts.map((p) => ('text' in p ? p.text : '')).join(''));
+    expect(
+      texts.some((t) =>
+        t.startsWith('Tool: tool call\nError: the <tool> block has no <tool_name>'),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('a model server that fails', () => {
+  it('retries a 500 and goes on', async () => {
+    const { model, toolbox, client } = await setup({ replies: [replies[4]], failFirst: 1 });
+    const result = await runAgent({ model: client, toolbox, task: 't' });
+    expect(result.status).toBe('completed');
+    expect(model.requests).toBe(2);
+  });
+
+  it('asks again when the connection drops mid-stream, and parses the reply from scratch', async () => {
+    const { toolbox, client, events, onEvent } = await setup({
+      replies: [replies[4]],
+      dropAfterChars: 40,
+      delayMs: 5,
+    });
+    const result = await runAgent({ model: client, toolbox, task: 't', onEvent });
+    expect(result.status).toBe('completed');
+    expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'tool-end')).toHaveLength(1);
+  });
+
+  it('reports a 4xx with the server message and stops', async () => {
+    const { toolbox, client } = await setup({ replies: [] });
+    const result = await runAgent({ model: client, toolbox, task: 't' });
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(result.error).toBe('model server answered 400: replay: no recorded reply for turn 1');
+  });
+});
+
+describe('limits and control', () => {
+  it('stops when cancelled mid-stream', async () => {
+    const { toolbox, client, onEvent, events } = await setup({ replies, delayMs: 20 });
+    const controller = new AbortController();
+    const result = await runAgent({
+      model: client,
+      toolbox,
+      task: 't',
+      signal: controller.signal,
+      onEvent: (e) => {
+        onEvent(e);
+        if (e.type === 'thinking-start') controller.abort();
+      },
+    });
+    expect(result.status).toBe('cancelled');
+    expect(events.some((e) => e.type === 'tool-end')).toBe(false);
+  });
+
+  it('stops after maxTurns', async () => {
+    const { toolbox, client } = await setup({ replies });
+    expect(await runAgent({ model: client, toolbox, task: 't', maxTurns: 2 })).toMatchObject({
+      status: 'max-turns',
+      turns: 2,
+    });
+  });
+
+  it('sends a denied call back to the model as a tool error', async () => {
+    const { workspace, toolbox, client, events, onEvent } = await setup({
+      replies: [replies[0], replies[4]],
+    });
+    const result = await runAgent({
+      model: client,
+      toolbox,
+      task: 't',
+      onEvent,
+      hooks: {
+        beforeCall: (call) =>
+          call.toolName === 'write_to_file'
+            ? { approve: false, reason: 'writes need a review' }
+            : { approve: true },
+      },
+    });
+    expect(result.status).toBe('completed');
+    const denied = events.find(
+      (e) => e.type === 'tool-result' && e.call.toolName === 'write_to_file',
+    );
+    expect(denied).toMatchObject({
+      result: { isError: true, output: 'denied: writes need a review' },
+    });
+    expect(readdirSync(workspace)).toEqual([]);
+  });
+
+  it('ends the run after three malformed replies in a row', async () => {
+    const { toolbox, client } = await setup({ replies: [replies[2], replies[2], replies[2]] });
+    const result = await runAgent({ model: client, toolbox, task: 't' });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(
+      /^3 malformed replies in a row; the last: the <tool> block has no <tool_name>/,
+    );
+  });
+
+  it('gives beforeRequest a copy: the stored history is untouched', async () => {
+    const { toolbox, client } = await setup({ replies: [replies[4]] });
+    const result = await runAgent({
+      model: client,
+      toolbox,
+      task: 'original task',
+      hooks: {
+        beforeRequest: (messages) =>
+          messages.map((m) => ({ ...m, content: m.content.replace('original', 'changed') })),
+      },
+    });
+    expect(result.memory.all()[1].parts).toEqual([{ kind: 'text', text: 'original task' }]);
+  });
+});
+
+describe('workspace tools', () => {
+  it('refuse paths that escape the workspace', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'tagcall-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const toolbox = createToolbox({ tools: workspaceTools(workspace) });
+    const result = await toolbox.dispatch({
+      id: 'c',
+      serverName: 'local',
+      toolName: 'read_file',
+      arguments: { path: '../../etc/passwd' },
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      output: '"../../etc/passwd" is outside the workspace; use a path relative to it',
+    });
+  });
+});
+
+describe('tagcall run', () => {
+  it('documents every option in --help', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'run', '--help'],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+      },
+    );
+    for (const flag of [
+      '--base-url',
+      '--model',
+      '--api-key',
+      '--mcp',
+      '--tools',
+      '--workspace',
+      '--max-turns',
+      '--thread',
+      '--system',
+      '--stop-after-tool',
+      '--timeout-ms',
+      '--json',
+    ]) {
+      expect(run.stdout).toContain(flag);
+    }
+  });
+});
+
+describe('tagcall run against a model server', () => {
+  it('streams the session to stderr, prints the answer on stdout, and persists the thread', async () => {
+    const { model, workspace } = await setup({ replies: [replies[0], replies[4]] });
+    const { spawn } = await import('node:child_process');
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      // The child runs in the workspace, so tsx is named by its full path.
+      [
+        '--import',
+        pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+        join(root, 'src/cli/main.ts'),
+        'run',
+        'write the note',
+        '--base-url',
+        model.url,
+        '--model',
+        'replay',
+        '--workspace',
+        workspace,
+        '--thread',
+        't1',
+      ],
+      { cwd: workspace, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      'Wrote notes/parser.md (two notes on the parser) and checked on the everything server that 19 + 23 = 42.\n',
+    );
+    expect(stderr).toContain('▶ local/write_to_file');
+    expect(stderr).toContain('✓ local/write_to_file');
+    const thread = readFileSync(join(workspace, '.tagcall/threads/t1.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(thread.map((line) => JSON.parse(line).role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
+  });
+});
