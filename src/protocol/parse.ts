@@ -66,11 +66,32 @@ export function createFold() {
   };
 }
 
+// With default options one parser serves every `parse` call (`end` leaves it as new):
+// building a parser per call cost about a fifth of the time on the bench's 8 KB messages.
+// `parse` is synchronous and the fold never calls back into it, so sharing is safe.
+let currentFold: ReturnType<typeof createFold> | null = null;
+let sharedParser: ReturnType<typeof createParser> | null = null;
+
 /** Parses a whole reply: exactly the events of one `feed` and `end`, folded. */
-export function parse(text: string, options: ParseOptions = {}): ParseResult {
+export function parse(text: string, options?: ParseOptions): ParseResult {
   const fold = createFold();
-  const parser = createParser({ ...options, onEvent: fold.add });
-  parser.feed(text);
-  parser.end();
+  let parser: ReturnType<typeof createParser>;
+  if (options === undefined || Object.keys(options).length === 0) {
+    sharedParser ??= createParser({ onEvent: (event) => currentFold?.add(event) });
+    parser = sharedParser;
+    currentFold = fold;
+  } else {
+    parser = createParser({ ...options, onEvent: fold.add });
+  }
+  try {
+    parser.feed(text);
+    parser.end();
+  } catch (error) {
+    // Never expected (the parser does not throw on text); if it happens, do not reuse its state.
+    if (parser === sharedParser) sharedParser = null;
+    throw error;
+  } finally {
+    if (parser === sharedParser) currentFold = null;
+  }
   return fold.result();
 }
