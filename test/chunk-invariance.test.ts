@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from '../src/index.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
-import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
+import {
+  delimiterSoupArbitrary,
+  documentArbitrary,
+  proseLinesArbitrary,
+} from './support/documents.js';
 import { parserFixtures } from './support/fixtures.js';
 
 const RUNS_PER_FIXTURE = 1000;
@@ -25,6 +29,15 @@ describe('chunk invariance: every split of the input folds to the result of one 
   it('generated documents', () => {
     fc.assert(
       fc.property(documentArbitrary, cutsArbitrary, (text, cuts) => {
+        expect(feedChunks(splitAt(text, cuts)).result).toEqual(parse(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('lines of prose around line-start constructs, in chunks of every size', () => {
+    fc.assert(
+      fc.property(proseLinesArbitrary, cutsArbitrary, (text, cuts) => {
         expect(feedChunks(splitAt(text, cuts)).result).toEqual(parse(text));
       }),
       { numRuns: 2000 },

@@ -520,15 +520,16 @@ export function createParser(options: ParserOptions): Parser {
    * 4-character chunk is all about). Only when nothing is held back.
    */
   function fastPath(chunk: string): boolean {
-    if (state === Top.MidLine) {
-      if (chunk.indexOf('\n') !== -1 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1)))
-        return false;
+    if (state === Top.MidLine || state === Top.LineStart) {
+      const lineStart = proseLineStarts(chunk, state === Top.LineStart);
+      if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (undecided) {
         // Without a `<` the chunk cannot hold (the start of) a `</think>`.
         if (chunk.indexOf('<') !== -1) return false;
         startChunks.push(chunk);
       }
       emit({ type: 'text', text: chunk });
+      state = lineStart ? Top.LineStart : Top.MidLine;
       if (undecided && offset + buf.length + chunk.length > maxHold) decideNotPrefilled();
     } else if (state === Top.Call) {
       if (rawLength + chunk.length >= maxCallBytes || !(call as CallParser).streamValue(chunk))
@@ -542,6 +543,26 @@ export function createParser(options: ParserOptions): Parser {
     buf = '';
     pos = 0;
     return true;
+  }
+
+  /**
+   * Whether every line start in `chunk` (after each newline, and its first character when
+   * `atLineStart`) begins plain prose, which the full path would only pass through: then the
+   * chunk is text as it is. Returns whether the chunk ends at a line start, or null when some
+   * line start needs the state machine (a possible tag, bracket, fence, indent or blank line,
+   * or any line start in a fence that may still hold calls).
+   */
+  function proseLineStarts(chunk: string, atLineStart: boolean): boolean | null {
+    let k = chunk.indexOf('\n');
+    if (k === -1 && !atLineStart) return false;
+    if (inFence && fenceCallable) return null;
+    if (atLineStart && !isPlainLineStart(chunk.charCodeAt(0))) return null;
+    while (k !== -1) {
+      if (k === chunk.length - 1) return true;
+      if (!isPlainLineStart(chunk.charCodeAt(k + 1))) return null;
+      k = chunk.indexOf('\n', k + 1);
+    }
+    return false;
   }
 
   function take(chunk: string): void {
@@ -591,6 +612,19 @@ export function createParser(options: ParserOptions): Parser {
     },
     reset: clear,
   };
+}
+
+/** A line that starts with this character cannot begin a construct or a blank line. */
+function isPlainLineStart(c: number): boolean {
+  return !(
+    isSpaceOrTab(c) ||
+    c === Char.Newline ||
+    c === Char.CarriageReturn ||
+    c === Char.Lt ||
+    c === Char.OpenBracket ||
+    c === Char.Backtick ||
+    c === Char.Tilde
+  );
 }
 
 /** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */

@@ -120,3 +120,26 @@ export const delimiterSoupArbitrary = fc
     { maxLength: 60 },
   )
   .map((parts) => parts.join(''));
+
+/** Lines of prose and line-start constructs: what the prose fast path must pass or refuse. */
+export const proseLinesArbitrary = fc
+  .array(
+    fc.constantFrom(
+      'word ',
+      'a < b ',
+      '\n',
+      '\n\n',
+      '[x]\n',
+      '[thinking]\n',
+      '```\n',
+      '```xml\n',
+      '~~~\n',
+      '  ',
+      '<tool>\n<tool_name>t</tool_name>\n</tool>\n',
+      '<think>t</think>\n',
+      'R&D',
+      '</think>',
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(''));
