@@ -294,3 +294,16 @@ describe('stream wrappers', () => {
     expect(types).toEqual(['text', 'tool-start', 'tool-name', 'tool-end', 'text']);
   });
 });
+
+describe('bounded hold-back on long runs', () => {
+  it('releases a line of 10,000 backticks instead of holding it as a possible fence', () => {
+    const steps = eventsPerChunk(Array.from({ length: 100 }, () => '`'.repeat(100)));
+    const held = steps
+      .slice(0, 100)
+      .reduce(
+        (total, s) => total + s.reduce((n, e) => n + (e.type === 'text' ? e.text.length : 0), 0),
+        0,
+      );
+    expect(held).toBeGreaterThanOrEqual(10_000 - 300);
+  });
+});

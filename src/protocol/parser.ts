@@ -62,6 +62,8 @@ const TOOL_OPEN = '<tool>';
 const THINK_OPEN = '<think>';
 const THINKING_OPEN = '<thinking>';
 const THINK_CLOSE = '</think>';
+/** A fence marker line longer than this (backticks or tildes, then blanks) is text. */
+const MAX_FENCE_LINE = 256;
 
 /**
  * The streaming parser: text, thinking and tool calls out of a model's reply, chunk by chunk.
@@ -353,7 +355,10 @@ export function createParser(options: ParserOptions): Parser {
   function stepFenceLine(i: number, c: number, final: boolean): boolean | null {
     const n = buf.length;
     let k = i;
-    while (k < n && buf.charCodeAt(k) === c) k++;
+    // The marker line is held only while it could still be a fence: a bounded look.
+    const limit = i + MAX_FENCE_LINE;
+    while (k < n && k < limit && buf.charCodeAt(k) === c) k++;
+    if (k >= limit) return false;
     if (k >= n && !final) return null;
     const run = k - i;
     if (run < 3) return false;
@@ -365,7 +370,8 @@ export function createParser(options: ParserOptions): Parser {
       return true;
     }
     if (c !== fenceChar || run < fenceLength) return false;
-    while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
+    while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
+    if (k >= limit) return false;
     if (k >= n && !final) return null;
     if (k < n && buf.charCodeAt(k) !== Char.Newline && buf.charCodeAt(k) !== Char.CarriageReturn)
       return false;
