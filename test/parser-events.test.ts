@@ -307,3 +307,30 @@ describe('bounded hold-back on long runs', () => {
     expect(held).toBeGreaterThanOrEqual(10_000 - 300);
   });
 });
+
+describe('bounded hold-back after a closing bracket or a closing tag', () => {
+  const textOfSteps = (steps: ParserEvent[][]) =>
+    steps
+      .slice(0, -1)
+      .flat()
+      .reduce(
+        (n, e) => n + (e.type === 'text' || e.type === 'argument-delta' ? e.text.length : 0),
+        0,
+      );
+
+  it('does not hold a thinking candidate while blanks follow its ] without end', () => {
+    const steps = eventsPerChunk([
+      '[maybe thinking]',
+      ...Array.from({ length: 50 }, () => ' '.repeat(100)),
+    ]);
+    expect(textOfSteps(steps)).toBeGreaterThan(4000);
+  });
+
+  it('does not hold a </tool> inside a value while blanks follow it without end', () => {
+    const steps = eventsPerChunk([
+      `${CALL_HEAD}<content>x</tool>`,
+      ...Array.from({ length: 50 }, () => ' '.repeat(100)),
+    ]);
+    expect(textOfSteps(steps)).toBeGreaterThan(4000);
+  });
+});

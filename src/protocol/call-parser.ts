@@ -242,13 +242,14 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     const t = tree as ArgumentsTree;
     let k = at + length;
     const n = buf.length;
+    const limit = k + MAX_CONFIRM_WHITESPACE;
     if (targetDepth === CLOSES_TOOL) {
-      while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
+      while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
+      if (k >= limit) return 0;
       if (k >= n) return final ? 1 : -1;
       const c = buf.charCodeAt(k);
       return c === Char.Newline || c === Char.CarriageReturn ? 1 : 0;
     }
-    const limit = k + MAX_CONFIRM_WHITESPACE;
     while (k < n && k < limit && isWhitespace(buf.charCodeAt(k))) k++;
     if (k >= limit) return 0;
     if (k >= n) return final ? 1 : -1;

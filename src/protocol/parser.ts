@@ -62,8 +62,11 @@ const TOOL_OPEN = '<tool>';
 const THINK_OPEN = '<think>';
 const THINKING_OPEN = '<thinking>';
 const THINK_CLOSE = '</think>';
-/** A fence marker line longer than this (backticks or tildes, then blanks) is text. */
-const MAX_FENCE_LINE = 256;
+/**
+ * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,
+ * then blanks), or the blanks after a thinking block's `]`. Longer is text.
+ */
+const MAX_LINE_LOOKAHEAD = 256;
 
 /**
  * The streaming parser: text, thinking and tool calls out of a model's reply, chunk by chunk.
@@ -356,7 +359,7 @@ export function createParser(options: ParserOptions): Parser {
     const n = buf.length;
     let k = i;
     // The marker line is held only while it could still be a fence: a bounded look.
-    const limit = i + MAX_FENCE_LINE;
+    const limit = i + MAX_LINE_LOOKAHEAD;
     while (k < n && k < limit && buf.charCodeAt(k) === c) k++;
     if (k >= limit) return false;
     if (k >= n && !final) return null;
@@ -441,10 +444,13 @@ export function createParser(options: ParserOptions): Parser {
     if (close !== UNMATCHED) {
       const rel = close - offset;
       let k = rel + 1;
-      while (k < n && isSpaceOrTab(buf.charCodeAt(k))) k++;
-      if (k >= n && !final) return false;
+      // Blanks after the `]` are looked at only so far: past that the line does not end there.
+      const limit = k + MAX_LINE_LOOKAHEAD;
+      while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
+      if (k >= n && k < limit && !final) return false;
       const endsLine =
-        k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn;
+        k < limit &&
+        (k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn);
       const content = buf.slice(at + 1, rel);
       if (endsLine && !isMarkdownBracket(content)) {
         beginThinking(at, 'bracket');
