@@ -1,4 +1,5 @@
 export * from './agent/index.js';
+export * from './grammar/index.js';
 export * from './memory/index.js';
 export * from './messages/index.js';
 export * from './protocol/index.js';

@@ -89,4 +89,13 @@ describe('tagcall parse', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('no such file');
   });
+
+  it('tagcall grammar prints the grammar of the built-in tools, as in grammar/examples/', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { code, stdout } = tagcall(['grammar', '--format', 'gbnf']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      readFileSync(new URL('../grammar/examples/demo-toolbox.gbnf', import.meta.url), 'utf8'),
+    );
+  });
 });

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { PARSER_DEFAULTS, type PrefilledThinking } from '../index.js';
 import { runDemo } from './demo-command.js';
+import { runGrammar } from './grammar-command.js';
 import { OUTPUT_FORMATS, type OutputFormat, runParse } from './parse-command.js';
 import { clientFromFlags, loadToolsModule, readMcpConfig, runSession } from './run-command.js';
 
@@ -11,6 +12,7 @@ Commands:
   parse [FILE…|-]   read model output and print its text, thinking and tool calls
   run "TASK"        run an agent against an OpenAI-compatible model server
   demo              a whole session against a bundled replay model (what npm start runs)
+  grammar           a GBNF or Lark grammar of valid calls, for constrained decoding
 
 tagcall <command> --help shows a command's options.
 `;
@@ -54,6 +56,21 @@ Options:
 
 Built-in tools: read_file, write_to_file, list_files, search_files (inside the workspace;
 paths that escape it are refused), task_completion.
+`;
+
+const GRAMMAR_USAGE = `Usage: tagcall grammar [--tools tools.json | --mcp mcp.json] [options]
+
+Prints a grammar that admits only valid calls of the given tools (with free text around them
+unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With neither --tools nor
+--mcp, the built-in workspace tools.
+
+Options:
+  --tools FILE        JSON array of {"name", "inputSchema", "serverName"?, "description"?}
+  --mcp FILE          MCP servers ({"mcpServers": {...}}): their tools, listed live
+  --format gbnf|lark  default gbnf
+  --calls-only        no free text: only [thinking] lines and calls
+  --max-calls N       most calls per reply (default 4)
+  -h, --help          this text
 `;
 
 class UsageError extends Error {
@@ -203,6 +220,45 @@ async function runCommand(argv: string[]): Promise<number> {
   return result.status === 'completed' || result.status === 'no-call' ? 0 : 1;
 }
 
+async function grammarCommand(argv: string[]): Promise<number> {
+  const { values } = args(
+    argv,
+    {
+      tools: { type: 'string' },
+      mcp: { type: 'string' },
+      format: { type: 'string' },
+      'calls-only': { type: 'boolean' },
+      'max-calls': { type: 'string' },
+    },
+    GRAMMAR_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(GRAMMAR_USAGE);
+    return 0;
+  }
+  const format =
+    oneOf(
+      values.format as string | undefined,
+      ['gbnf', 'lark'] as const,
+      '--format',
+      GRAMMAR_USAGE,
+    ) ?? 'gbnf';
+  process.stdout.write(
+    await runGrammar({
+      toolsFile: values.tools as string | undefined,
+      mcpServers: values.mcp === undefined ? undefined : await readMcpConfig(values.mcp as string),
+      format,
+      callsOnly: values['calls-only'] === true,
+      maxCalls: positiveInteger(
+        values['max-calls'] as string | undefined,
+        '--max-calls',
+        GRAMMAR_USAGE,
+      ),
+    }),
+  );
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -212,6 +268,8 @@ async function main(argv: string[]): Promise<number> {
       return runCommand(rest);
     case 'demo':
       return runDemo(rest.includes('--json'));
+    case 'grammar':
+      return grammarCommand(rest);
     case '-h':
     case '--help':
       process.stdout.write(USAGE);
