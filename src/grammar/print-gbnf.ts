@@ -1,4 +1,5 @@
-import type { Expr, Grammar } from './model.js';
+import type { Grammar } from './model.js';
+import { type Notation, printExpr } from './print-expr.js';
 
 function escapeChar(code: number, inClass: boolean): string {
   if (code === 0x0a) return '\\n';
@@ -12,44 +13,24 @@ function escapeChar(code: number, inClass: boolean): string {
   return String.fromCodePoint(code);
 }
 
-function print(expr: Expr, nested: boolean): string {
-  switch (expr.kind) {
-    case 'lit':
-      return `"${Array.from(expr.text, (c) => escapeChar(c.codePointAt(0) as number, false)).join('')}"`;
-    case 'class': {
-      const body = expr.ranges
-        .map(([a, b]) =>
-          a === b ? escapeChar(a, true) : `${escapeChar(a, true)}-${escapeChar(b, true)}`,
-        )
-        .join('');
-      return `[${expr.negated ? '^' : ''}${body}]`;
-    }
-    case 'ref':
-      return expr.name;
-    case 'seq': {
-      const text = expr.items.map((e) => print(e, true)).join(' ');
-      return nested ? `(${text})` : text;
-    }
-    case 'alt': {
-      const text = expr.items.map((e) => print(e, false)).join(' | ');
-      return nested ? `(${text})` : text;
-    }
-    case 'rep': {
-      const inner = print(expr.item, true);
-      const { min, max } = expr;
-      if (min === 0 && max === 1) return `${inner}?`;
-      if (min === 0 && max === null) return `${inner}*`;
-      if (min === 1 && max === null) return `${inner}+`;
-      // llama.cpp expands x{m,n} itself; writing n copies of x? would blow up its stack.
-      return `${inner}{${min},${max ?? ''}}`;
-    }
-  }
-}
+const gbnf: Notation = {
+  literal: (text) =>
+    `"${Array.from(text, (c) => escapeChar(c.codePointAt(0) as number, false)).join('')}"`,
+  charClass: (expr) =>
+    `[${expr.negated ? '^' : ''}${expr.ranges
+      .map(([a, b]) =>
+        a === b ? escapeChar(a, true) : `${escapeChar(a, true)}-${escapeChar(b, true)}`,
+      )
+      .join('')}]`,
+  rule: (name) => name,
+  // llama.cpp expands x{m,n} itself; writing n copies of x? would blow up its stack.
+  bounded: (inner, min, max) => `${inner}{${min},${max ?? ''}}`,
+};
 
 /** The grammar in llama.cpp's GBNF: `root` is the start rule. */
 export function printGbnf(grammar: Grammar): string {
   const lines = grammar.rules.map(
-    ([name, expr]) => `${name === grammar.root ? 'root' : name} ::= ${print(expr, false)}`,
+    ([name, expr]) => `${name === grammar.root ? 'root' : name} ::= ${printExpr(expr, gbnf)}`,
   );
   return `${lines.join('\n')}\n`;
 }
