@@ -1,5 +1,5 @@
-import { createMessage, type Message, type ToolResultPart } from '../messages/index.js';
-import { truncateMiddle } from './truncate.js';
+import { createMessage, type Message } from '../messages/index.js';
+import { truncateToolOutputs } from './truncate.js';
 import { toUnits, type Unit } from './units.js';
 
 export type PrunePolicy = 'drop-oldest' | 'truncate-tool-results' | 'summarize';
@@ -22,15 +22,6 @@ export interface Window {
   truncated: number;
   /** Set when the system messages alone exceed the budget (they are kept all the same). */
   overBudget: boolean;
-}
-
-function truncatedCopy(message: Message, max: number): Message {
-  const parts = message.parts.map((p) =>
-    p.kind === 'tool-result' && p.output.length > max
-      ? ({ ...p, output: truncateMiddle(p.output, max) } satisfies ToolResultPart)
-      : p,
-  );
-  return { ...message, parts };
 }
 
 /** A user message that stands where a turn too large for the whole budget was left out. */
@@ -75,13 +66,9 @@ export function fitWindow(history: readonly Message[], options: WindowOptions): 
     for (let k = 0; k < units.length && total > available; k++) {
       if (units[k].kind === 'orphan') continue;
       for (const i of units[k].indices) {
-        const m = history[i];
-        if (
-          m.role !== 'tool' ||
-          !m.parts.some((p) => p.kind === 'tool-result' && p.output.length > options.truncateTo)
-        )
-          continue;
-        replaced.set(i, truncatedCopy(m, options.truncateTo));
+        const shortened = truncateToolOutputs(history[i], options.truncateTo);
+        if (shortened === history[i]) continue;
+        replaced.set(i, shortened);
         truncated++;
       }
       const shorter = unitCost(units[k]);

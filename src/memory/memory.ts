@@ -8,7 +8,7 @@ import {
 import { fitWindow, type PrunePolicy, type Window } from './fit-window.js';
 import type { DamagedRecord, MessageStore } from './message-store.js';
 import { estimate, type TokenCounter } from './token-counters.js';
-import { truncateMiddle } from './truncate.js';
+import { truncateToolOutputs } from './truncate.js';
 
 /** Turns the messages a window leaves out into the text of one summary. */
 export type Summarizer = (dropped: readonly Message[]) => Promise<string>;
@@ -92,19 +92,6 @@ export function createMemory(options: MemoryOptions): Memory {
   // The summary of the span dropped last time, reused while that span is unchanged.
   let summary: { droppedCount: number; lastId: string; message: Message } | null = null;
 
-  const capResult = (m: Message): Message =>
-    m.role !== 'tool' ||
-    !m.parts.some((p) => p.kind === 'tool-result' && p.output.length > maxToolResultChars)
-      ? m
-      : {
-          ...m,
-          parts: m.parts.map((p) =>
-            p.kind === 'tool-result'
-              ? { ...p, output: truncateMiddle(p.output, maxToolResultChars) }
-              : p,
-          ),
-        };
-
   const windowFor = (budget: number): Window =>
     fitWindow(history, { budget, cost, policy, truncateTo });
 
@@ -147,7 +134,7 @@ export function createMemory(options: MemoryOptions): Memory {
   const memory: Memory = {
     add(...messages) {
       for (const message of messages) {
-        const stored = capResult(message);
+        const stored = truncateToolOutputs(message, maxToolResultChars);
         history.push(stored);
         if (options.store !== undefined)
           options.store.append(options.threadId ?? 'default', stored);

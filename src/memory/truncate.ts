@@ -1,3 +1,5 @@
+import type { Message } from '../messages/index.js';
+
 /**
  * Shortens `text` to at most `max` characters keeping its head and tail, with a visible
  * marker in between saying how much was cut. Text that fits is returned as it is.
@@ -9,4 +11,17 @@ export function truncateMiddle(text: string, max: number): string {
   const head = Math.ceil(room / 2);
   const tail = room - head;
   return `${text.slice(0, head)}${marker(text.length - room)}${tail > 0 ? text.slice(text.length - tail) : ''}`;
+}
+
+/**
+ * The message with every tool output longer than `max` cut by `truncateMiddle`; the message
+ * itself when nothing is that long.
+ */
+export function truncateToolOutputs(message: Message, max: number): Message {
+  const tooLong = message.parts.some((p) => p.kind === 'tool-result' && p.output.length > max);
+  if (message.role !== 'tool' || !tooLong) return message;
+  const parts = message.parts.map((p) =>
+    p.kind === 'tool-result' ? { ...p, output: truncateMiddle(p.output, max) } : p,
+  );
+  return { ...message, parts };
 }
