@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { createMemory, type Memory } from '../memory/index.js';
 import {
-  assistantFromText,
   callsOf,
+  createReplyBuilder,
   system as systemMessage,
   type ToolCallPart,
   type ToolResultPart,
@@ -101,11 +100,19 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (options.signal?.aborted) return finish('cancelled', null, turn - 1);
     emit({ type: 'turn-start', turn });
-    const messageId = randomUUID();
-    const generateId = (i: number) => `${messageId}-call-${i}`;
-    let text = '';
     let reasoning = '';
-    let parser = createParser({ ...parseOptions, generateId, onEvent: emit });
+    // The reply is built from the very events that stream out: one parse per reply.
+    let builder = createReplyBuilder();
+    const startParse = () =>
+      createParser({
+        ...parseOptions,
+        generateId: builder.generateId,
+        onEvent: (event) => {
+          builder.add(event);
+          emit(event);
+        },
+      });
+    let parser = startParse();
     let request = toTextProtocol(await memory.messages()) as ChatMessage[];
     if (hooks.beforeRequest) request = await hooks.beforeRequest(structuredClone(request));
     try {
@@ -114,15 +121,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
         signal: options.signal,
       })) {
         if (delta.type === 'text') {
-          text += delta.text;
           parser.feed(delta.text);
         } else if (delta.type === 'reasoning') {
           reasoning += delta.text;
           emit({ type: 'reasoning-delta', text: delta.text });
         } else if (delta.type === 'restart') {
-          text = '';
           reasoning = '';
-          parser = createParser({ ...parseOptions, generateId, onEvent: emit });
+          builder = createReplyBuilder();
+          parser = startParse();
           emit({ type: 'restart', reason: delta.reason });
         }
       }
@@ -132,10 +138,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       return finish('failed', null, turn, (error as Error).message ?? String(error));
     }
 
-    const reply = assistantFromText(text, {
-      id: messageId,
-      parse: { ...parseOptions, generateId },
-    });
+    const reply = builder.finish();
     if (reasoning !== '') reply.parts.unshift({ kind: 'thinking', text: reasoning });
     memory.add(reply);
     const errors = (reply.metadata.parseErrors ?? []) as Array<{ code: string; message: string }>;

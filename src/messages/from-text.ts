@@ -1,4 +1,4 @@
-import { createParser, type ParseOptions } from '../protocol/index.js';
+import { createParser, type ParseOptions, type ParserEvent } from '../protocol/index.js';
 import { createMessage, type Message, type MessageOptions, type Part } from './message.js';
 
 type Diagnostic = { code: string; message: string; offset: number };
@@ -9,11 +9,12 @@ export interface FromTextOptions extends MessageOptions {
 }
 
 /**
- * An assistant message from a text-protocol model's reply: text, thinking and calls become
- * parts, in the order written. The parser's errors and warnings go to
+ * Builds an assistant message from parser events as they come: text, thinking and calls
+ * become parts, in the order written; the parser's errors and warnings go to
  * `metadata.parseErrors` / `metadata.parseWarnings` (a malformed call's raw text stays text).
+ * The agent loop feeds it the events it streams, so a reply is parsed once.
  */
-export function assistantFromText(text: string, options: FromTextOptions = {}): Message {
+export function createReplyBuilder(options: MessageOptions = {}) {
   const message = createMessage('assistant', [], options);
   const parts: Part[] = message.parts;
   const errors: Diagnostic[] = [];
@@ -24,10 +25,10 @@ export function assistantFromText(text: string, options: FromTextOptions = {}): 
     if (last?.kind === 'text') last.text += t;
     else parts.push({ kind: 'text', text: t });
   };
-  const parser = createParser({
-    generateId: (i) => `${message.id}-call-${i}`,
-    ...options.parse,
-    onEvent(event) {
+  return {
+    /** Call ids for the parser: `<message id>-call-<n>`, unique per message. */
+    generateId: (i: number) => `${message.id}-call-${i}`,
+    add(event: ParserEvent): void {
       switch (event.type) {
         case 'text':
           addText(event.text);
@@ -62,10 +63,24 @@ export function assistantFromText(text: string, options: FromTextOptions = {}): 
           break;
       }
     },
+    /** The message, once the parser has ended. */
+    finish(): Message {
+      if (errors.length > 0) message.metadata.parseErrors = errors;
+      if (warnings.length > 0) message.metadata.parseWarnings = warnings;
+      return message;
+    },
+  };
+}
+
+/** An assistant message from a text-protocol model's whole reply (see `createReplyBuilder`). */
+export function assistantFromText(text: string, options: FromTextOptions = {}): Message {
+  const builder = createReplyBuilder(options);
+  const parser = createParser({
+    generateId: builder.generateId,
+    ...options.parse,
+    onEvent: builder.add,
   });
   parser.feed(text);
   parser.end();
-  if (errors.length > 0) message.metadata.parseErrors = errors;
-  if (warnings.length > 0) message.metadata.parseWarnings = warnings;
-  return message;
+  return builder.finish();
 }

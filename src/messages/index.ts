@@ -14,7 +14,7 @@ export {
   type Decision,
 } from './audit-log.js';
 export { type Conversation, createConversation } from './conversation.js';
-export { assistantFromText, type FromTextOptions } from './from-text.js';
+export { assistantFromText, createReplyBuilder, type FromTextOptions } from './from-text.js';
 export * from './message.js';
 export {
   fromOpenAI,
