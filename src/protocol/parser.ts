@@ -1,6 +1,6 @@
 import type { ArgumentSchema } from './arguments-tree.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
-import { type CallParser, CallStatus, createCallParser } from './call-parser.js';
+import { CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isSpaceOrTab } from './chars.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
@@ -107,7 +107,6 @@ export function createParser(options: ParserOptions): Parser {
   let pending: string[] | null = null;
   let pendingLength = 0;
 
-  let call: CallParser | null = null;
   let callId = '';
   let callStart = 0;
   let rawPieces = createPieces();
@@ -201,14 +200,13 @@ export function createParser(options: ParserOptions): Parser {
     rawUnpushedFrom = at;
     rawLength = TOOL_OPEN.length;
     callParser.begin(callId);
-    call = callParser;
     emit({ type: 'tool-start', id: callId, offset: callStart });
     pos = at + TOOL_OPEN.length;
     state = Top.Call;
   }
 
   /** A block that is no call: the error, then its text back into the output, so nothing is lost. */
-  function failCall(code: ParseErrorCode, message: string, at: number, parser: CallParser): void {
+  function failCall(code: ParseErrorCode, message: string, at: number): void {
     const raw = joinPieces(rawPieces);
     emit({
       type: 'error',
@@ -216,14 +214,13 @@ export function createParser(options: ParserOptions): Parser {
       message,
       offset: at,
       callId,
-      partial: { ...parser.partial(), raw },
+      partial: { ...callParser.partial(), raw },
     });
     emit({ type: 'text', text: raw });
     endCall();
   }
 
   function endCall(): void {
-    call = null;
     rawPieces = createPieces();
     rawLength = 0;
     state = Top.MidLine;
@@ -231,7 +228,7 @@ export function createParser(options: ParserOptions): Parser {
 
   /** Advances the call parser; returns false when it waits for input. */
   function stepCall(final: boolean): boolean {
-    const parser = call as CallParser;
+    const parser = callParser;
     const from = pos;
     // The call parser never sees past the cap, so the cap bites at the same place however
     // the input was chunked: a block still open after `maxCallBytes` characters is too long.
@@ -247,7 +244,6 @@ export function createParser(options: ParserOptions): Parser {
         'max-call-bytes-exceeded',
         `the tool block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
         callStart + maxCallBytes,
-        parser,
       );
       return true;
     }
@@ -256,13 +252,13 @@ export function createParser(options: ParserOptions): Parser {
         if (!final) return false;
         {
           const failure = parser.incomplete(callStart);
-          failCall(failure.code, failure.message, failure.offset, parser);
+          failCall(failure.code, failure.message, failure.offset);
         }
         return true;
       case CallStatus.Done: {
         const result = parser.complete(callStart);
         if ('code' in result) {
-          failCall(result.code, result.message, result.offset, parser);
+          failCall(result.code, result.message, result.offset);
           return true;
         }
         emit({
@@ -280,7 +276,7 @@ export function createParser(options: ParserOptions): Parser {
       }
       case CallStatus.Failed: {
         const failure = parser.failure as { code: ParseErrorCode; message: string; offset: number };
-        failCall(failure.code, failure.message, failure.offset, parser);
+        failCall(failure.code, failure.message, failure.offset);
         return true;
       }
       case CallStatus.Restart: {
@@ -288,7 +284,6 @@ export function createParser(options: ParserOptions): Parser {
           'incomplete-tool-call',
           'a new <tool> began before this one was closed with </tool>',
           callStart,
-          parser,
         );
         beginCall(pos);
         return true;
@@ -515,7 +510,6 @@ export function createParser(options: ParserOptions): Parser {
     pending = null;
     pendingLength = 0;
     rawUnpushedFrom = -1;
-    call = null;
     rawPieces = createPieces();
     rawLength = 0;
     callCount = 0;
@@ -544,8 +538,7 @@ export function createParser(options: ParserOptions): Parser {
       state = lineStart ? Top.LineStart : Top.MidLine;
       if (undecided && offset + buf.length + chunk.length > maxHold) decideNotPrefilled();
     } else if (state === Top.Call) {
-      if (rawLength + chunk.length >= maxCallBytes || !(call as CallParser).streamValue(chunk))
-        return false;
+      if (rawLength + chunk.length >= maxCallBytes || !callParser.streamValue(chunk)) return false;
       pushPiece(rawPieces, chunk);
       rawLength += chunk.length;
     } else {
