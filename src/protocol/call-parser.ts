@@ -4,7 +4,7 @@ import {
   createArgumentsTree,
   FrameKind,
 } from './arguments-tree.js';
-import { Char, isHighSurrogate, isSpaceOrTab, isWhitespace } from './chars.js';
+import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWhitespace } from './chars.js';
 import { decodeEntities, LITERAL, NEED_MORE, readEntity } from './entities.js';
 import type {
   ArgumentPath,
@@ -248,7 +248,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       if (k >= limit) return 0;
       if (k >= n) return final ? 1 : -1;
       const c = buf.charCodeAt(k);
-      return c === Char.Newline || c === Char.CarriageReturn ? 1 : 0;
+      return isLineEnd(c) ? 1 : 0;
     }
     while (k < n && k < limit && isWhitespace(buf.charCodeAt(k))) k++;
     if (k >= limit) return 0;

@@ -30,6 +30,11 @@ export function isSpaceOrTab(c: number): boolean {
   return c === Char.Space || c === Char.Tab;
 }
 
+/** A line ends at a newline, or at the `\r` of a CRLF. */
+export function isLineEnd(c: number): boolean {
+  return c === Char.Newline || c === Char.CarriageReturn;
+}
+
 export function isWhitespace(c: number): boolean {
   return c === Char.Space || c === Char.Newline || c === Char.Tab || c === Char.CarriageReturn;
 }

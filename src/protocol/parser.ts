@@ -1,7 +1,7 @@
 import type { ArgumentSchema } from './arguments-tree.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
 import { CallStatus, createCallParser } from './call-parser.js';
-import { Char, isHighSurrogate, isSpaceOrTab } from './chars.js';
+import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { startsWithAt } from './tag.js';
@@ -302,7 +302,7 @@ export function createParser(options: ParserOptions): Parser {
     }
     if (i >= n) return false;
     const c = buf.charCodeAt(i);
-    if (c === Char.Newline || c === Char.CarriageReturn) {
+    if (isLineEnd(c)) {
       markText(i);
       pos = i + 1;
       return true;
@@ -371,8 +371,7 @@ export function createParser(options: ParserOptions): Parser {
     while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
     if (k >= limit) return false;
     if (k >= n && !final) return null;
-    if (k < n && buf.charCodeAt(k) !== Char.Newline && buf.charCodeAt(k) !== Char.CarriageReturn)
-      return false;
+    if (k < n && !isLineEnd(buf.charCodeAt(k))) return false;
     inFence = false;
     return true;
   }
@@ -443,9 +442,7 @@ export function createParser(options: ParserOptions): Parser {
       const limit = k + MAX_LINE_LOOKAHEAD;
       while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
       if (k >= n && k < limit && !final) return false;
-      const endsLine =
-        k < limit &&
-        (k >= n || buf.charCodeAt(k) === Char.Newline || buf.charCodeAt(k) === Char.CarriageReturn);
+      const endsLine = k < limit && (k >= n || isLineEnd(buf.charCodeAt(k)));
       const content = buf.slice(at + 1, rel);
       if (endsLine && !isMarkdownBracket(content)) {
         beginThinking(at, 'bracket');
@@ -623,8 +620,7 @@ export function createParser(options: ParserOptions): Parser {
 function isPlainLineStart(c: number): boolean {
   return !(
     isSpaceOrTab(c) ||
-    c === Char.Newline ||
-    c === Char.CarriageReturn ||
+    isLineEnd(c) ||
     c === Char.Lt ||
     c === Char.OpenBracket ||
     c === Char.Backtick ||
