@@ -98,4 +98,20 @@ describe('tagcall parse', () => {
       readFileSync(new URL('../grammar/examples/demo-toolbox.gbnf', import.meta.url), 'utf8'),
     );
   });
+
+  it('tagcall grammar --format llama.cpp|xgrammar prints request fields with the <tool> trigger', () => {
+    const lazy = JSON.parse(tagcall(['grammar', '--format', 'llama.cpp']).stdout);
+    expect(lazy.grammar_lazy).toBe(true);
+    expect(lazy.grammar_triggers).toEqual([{ type: 1, value: '<tool>' }]);
+    expect(lazy.grammar).toMatch(/^root ::= call /);
+    const required = JSON.parse(
+      tagcall(['grammar', '--format', 'llama.cpp', '--calls-only']).stdout,
+    );
+    expect(required.grammar_lazy).toBe(false);
+    const { response_format } = JSON.parse(tagcall(['grammar', '--format', 'xgrammar']).stdout);
+    expect(response_format.format.triggers).toEqual(['<tool>']);
+    expect(response_format.format.tags[0].content.grammar).toContain(
+      '<tool_name>read_file</tool_name>',
+    );
+  });
 });

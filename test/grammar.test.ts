@@ -12,6 +12,7 @@ import {
   type JsonSchema,
   type JsonValue,
   lit,
+  llamaCppGrammarFields,
   printGbnf,
   printLark,
   recognize,
@@ -22,6 +23,7 @@ import {
   type ToolArguments,
   toolCallGrammar,
   workspaceTools,
+  xgrammarStructuralTag,
 } from '../src/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../grammar/examples/', import.meta.url));
@@ -122,6 +124,52 @@ describe('tool-call grammar from schemas', () => {
       good.replace('<server_name>local', '<server_name>fs'),
     ];
     for (const text of bad) expect(recognize(callsOnly, text)).toBe(false);
+  });
+
+  it('lazy (from the `<tool>` trigger on) and call-body grammars accept what follows the trigger', () => {
+    const fromTrigger = buildToolGrammar(tools, { scope: 'trigger' });
+    const body = buildToolGrammar(tools, { scope: 'call-body' });
+    fc.assert(
+      fc.property(richArgs, fc.string({ maxLength: 20 }), (args, before) => {
+        const call = renderCall({ serverName: 'local', toolName: 'edit', arguments: args });
+        const reply = `${before.replaceAll('<', '')}\n${call}\nDone.`;
+        // llama.cpp feeds the grammar the text from the trigger word on.
+        expect(recognize(fromTrigger, reply.slice(reply.indexOf('<tool>')))).toBe(true);
+        expect(recognize(body, call.slice('<tool>'.length, -'</tool>'.length))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+    const wrong = renderCall({ toolName: 'delete', arguments: { path: 'a' } as ToolArguments });
+    expect(recognize(fromTrigger, wrong)).toBe(false);
+    expect(recognize(fromTrigger, `Text first.\n${wrong}`)).toBe(false);
+    expect(recognize(body, wrong.slice('<tool>'.length, -'</tool>'.length))).toBe(false);
+  });
+
+  it('builds the request fields for llama.cpp (lazy grammar, word trigger) and xgrammar', () => {
+    const auto = llamaCppGrammarFields(tools);
+    expect(auto.grammar_lazy).toBe(true);
+    expect(auto.grammar_triggers).toEqual([{ type: 1, value: '<tool>' }]);
+    expect(auto.grammar).toBe(printGbnf(buildToolGrammar(tools, { scope: 'trigger' })));
+    const required = llamaCppGrammarFields(tools, { toolChoice: 'required' });
+    expect(required).toEqual({
+      grammar: printGbnf(buildToolGrammar(tools, { allowText: false })),
+      grammar_lazy: false,
+      grammar_triggers: [],
+    });
+    const tag = xgrammarStructuralTag(tools, { toolChoice: 'required' });
+    expect(tag.format.triggers).toEqual(['<tool>']);
+    expect(tag.format.at_least_one).toBe(true);
+    expect(tag.format.tags).toEqual([
+      {
+        type: 'tag',
+        begin: '<tool>',
+        content: {
+          type: 'grammar',
+          grammar: printGbnf(buildToolGrammar(tools, { scope: 'call-body' })),
+        },
+        end: '</tool>',
+      },
+    ]);
   });
 
   it('prints GBNF and Lark with one rule per line and the start rule first', () => {

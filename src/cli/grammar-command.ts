@@ -3,16 +3,19 @@ import {
   createToolbox,
   type JsonSchema,
   type ListedTool,
+  llamaCppGrammarFields,
   type McpServerConfig,
   toolCallGrammar,
   workspaceTools,
+  xgrammarStructuralTag,
 } from '../index.js';
 
 export interface GrammarSettings {
   /** A JSON file: an array of `{name, inputSchema, serverName?, description?}`. */
   toolsFile?: string;
   mcpServers?: Record<string, McpServerConfig>;
-  format: 'gbnf' | 'lark';
+  /** A grammar, or the JSON fields of a request: llama.cpp's lazy grammar, xgrammar's tag. */
+  format: 'gbnf' | 'lark' | 'llama.cpp' | 'xgrammar';
   callsOnly: boolean;
   maxCalls?: number;
 }
@@ -44,6 +47,11 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
       await toolbox.close();
     }
   }
+  const toolChoice = settings.callsOnly ? 'required' : 'auto';
+  if (settings.format === 'llama.cpp')
+    return `${JSON.stringify(llamaCppGrammarFields(tools, { toolChoice, maxCalls: settings.maxCalls }), null, 2)}\n`;
+  if (settings.format === 'xgrammar')
+    return `${JSON.stringify({ response_format: xgrammarStructuralTag(tools, { toolChoice }) }, null, 2)}\n`;
   return toolCallGrammar(tools, {
     format: settings.format,
     allowText: !settings.callsOnly,

@@ -67,8 +67,13 @@ unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With neither
 Options:
   --tools FILE        JSON array of {"name", "inputSchema", "serverName"?, "description"?}
   --mcp FILE          MCP servers ({"mcpServers": {...}}): their tools, listed live
-  --format gbnf|lark  default gbnf
-  --calls-only        no free text: only [thinking] lines and calls
+  --format F          gbnf (default) or lark: the grammar alone;
+                      llama.cpp: the request fields of a lazy grammar that engages at <tool>
+                      ({"grammar", "grammar_lazy", "grammar_triggers"});
+                      xgrammar: {"response_format": structural tag with trigger <tool>}
+                      for vLLM / SGLang
+  --calls-only        no free text: only [thinking] lines and calls (for tool_choice
+                      "required": with llama.cpp/xgrammar, a grammar that is not lazy)
   --max-calls N       most calls per reply (default 4)
   -h, --help          this text
 `;
@@ -239,7 +244,7 @@ async function grammarCommand(argv: string[]): Promise<number> {
   const format =
     oneOf(
       values.format as string | undefined,
-      ['gbnf', 'lark'] as const,
+      ['gbnf', 'lark', 'llama.cpp', 'xgrammar'] as const,
       '--format',
       GRAMMAR_USAGE,
     ) ?? 'gbnf';

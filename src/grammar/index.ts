@@ -1,4 +1,11 @@
 export {
+  type DecoderGrammarOptions,
+  type LlamaCppGrammarFields,
+  llamaCppGrammarFields,
+  type XgrammarStructuralTag,
+  xgrammarStructuralTag,
+} from './decoder-requests.js';
+export {
   alt,
   chars,
   type Expr,
@@ -14,4 +21,9 @@ export {
 export { printGbnf } from './print-gbnf.js';
 export { printLark } from './print-lark.js';
 export { recognize } from './recognize.js';
-export { buildToolGrammar, type ToolGrammarOptions, toolCallGrammar } from './tool-grammar.js';
+export {
+  buildToolGrammar,
+  type ToolGrammarOptions,
+  type ToolLike,
+  toolCallGrammar,
+} from './tool-grammar.js';

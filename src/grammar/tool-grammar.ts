@@ -23,9 +23,16 @@ export interface ToolGrammarOptions {
   allowThinking?: boolean;
   /** Most calls in one reply. Default 4. */
   maxCalls?: number;
+  /**
+   * Where the grammar begins. `reply` (default): the whole reply. `trigger`: at the first
+   * `<tool>`, for lazy grammars (llama.cpp's `grammar_lazy` with the word trigger `<tool>`:
+   * the text before it is free, the grammar applies from the trigger on). `call-body`: inside
+   * one call, between `<tool>` and `</tool>` (xgrammar's triggered tags hold the delimiters).
+   */
+  scope?: 'reply' | 'trigger' | 'call-body';
 }
 
-type ToolLike = Pick<ListedTool, 'serverName' | 'name' | 'inputSchema'>;
+export type ToolLike = Pick<ListedTool, 'serverName' | 'name' | 'inputSchema'>;
 
 const ruleName = (text: string) =>
   text
@@ -131,14 +138,13 @@ export function buildToolGrammar(
     return define(`${context}-args`, parts.length === 0 ? lit('') : seq(...parts));
   }
 
-  const calls = tools.map((tool) => {
+  const bodies = tools.map((tool) => {
     const context = `${tool.serverName}-${tool.name}`;
     const server = lit(`<server_name>${tool.serverName}</server_name>`);
     return ref(
       define(
-        `call-${context}`,
+        `body-${context}`,
         seq(
-          lit('<tool>'),
           ws,
           tool.serverName === 'local' ? opt(seq(server, ws)) : seq(server, ws),
           lit(`<tool_name>${tool.name}</tool_name>`),
@@ -148,12 +154,17 @@ export function buildToolGrammar(
           ref(objectRule(tool.inputSchema, context)),
           lit('</arguments>'),
           ws,
-          lit('</tool>'),
         ),
       ),
     );
   });
-  const call = ref(define('call', alt(...calls)));
+  const body = alt(...bodies);
+  const scope = options.scope ?? 'reply';
+  if (scope === 'call-body') {
+    rules[0] = ['root', body];
+    return { root: 'root', rules };
+  }
+  const call = ref(define('call', seq(lit('<tool>'), body, lit('</tool>'))));
   const maxCalls = options.maxCalls ?? 4;
   let root: Expr;
   if (options.allowText ?? true) {
@@ -168,13 +179,19 @@ export function buildToolGrammar(
     );
     const text = ref(define('free-text', star(noToolOpen)));
     const more = (n: number) => rep(seq(lit('\n'), call, text), 0, n);
+    const startsWithCall = seq(call, text, more(maxCalls - 1));
     // A call starts the reply or a line.
-    root = alt(seq(call, text, more(maxCalls - 1)), seq(text, more(maxCalls)));
+    root = scope === 'trigger' ? startsWithCall : alt(startsWithCall, seq(text, more(maxCalls)));
   } else {
     const thinking = ref(
       define('thinking', seq(lit('['), plus(chars(']\n', true)), lit(']'), lit('\n'))),
     );
-    const lead = (options.allowThinking ?? true) ? star(seq(thinking, ws)) : ws;
+    const lead =
+      scope === 'trigger'
+        ? lit('')
+        : (options.allowThinking ?? true)
+          ? star(seq(thinking, ws))
+          : ws;
     root = seq(lead, call, rep(seq(ws, call), 0, Math.max(0, maxCalls - 1)), ws);
   }
   rules[0] = ['root', root];

@@ -1,0 +1,83 @@
+import { printGbnf } from './print-gbnf.js';
+import { buildToolGrammar, type ToolGrammarOptions, type ToolLike } from './tool-grammar.js';
+
+/** llama.cpp's `common_grammar_trigger_type`: TOKEN 0, WORD 1, PATTERN 2, PATTERN_FULL 3. */
+const LLAMA_CPP_TRIGGER_WORD = 1;
+const TRIGGER = '<tool>';
+
+export interface LlamaCppGrammarFields {
+  grammar: string;
+  grammar_lazy: boolean;
+  grammar_triggers: Array<{ type: number; value: string }>;
+}
+
+export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCalls'> {
+  /**
+   * `auto` (default): the model may answer in text or call tools; the grammar only engages
+   * once it writes `<tool>`. `required`: the reply is calls only (thinking lines allowed).
+   */
+  toolChoice?: 'auto' | 'required';
+}
+
+/**
+ * The grammar fields of a llama.cpp server request (`/completion` or `/v1/chat/completions`):
+ * with `toolChoice: 'auto'` a lazy grammar that starts at the word trigger `<tool>`, so the
+ * model writes free text until it opens a call; with `required`, a calls-only grammar.
+ */
+export function llamaCppGrammarFields(
+  tools: readonly ToolLike[],
+  options: DecoderGrammarOptions = {},
+): LlamaCppGrammarFields {
+  const lazy = (options.toolChoice ?? 'auto') === 'auto';
+  const grammar = buildToolGrammar(tools, {
+    maxCalls: options.maxCalls,
+    allowText: lazy,
+    scope: lazy ? 'trigger' : 'reply',
+  });
+  return {
+    grammar: printGbnf(grammar),
+    grammar_lazy: lazy,
+    grammar_triggers: lazy ? [{ type: LLAMA_CPP_TRIGGER_WORD, value: TRIGGER }] : [],
+  };
+}
+
+export interface XgrammarStructuralTag {
+  type: 'structural_tag';
+  format: {
+    type: 'triggered_tags';
+    triggers: string[];
+    tags: Array<{
+      type: 'tag';
+      begin: string;
+      content: { type: 'grammar'; grammar: string };
+      end: string;
+    }>;
+    at_least_one: boolean;
+    stop_after_first: boolean;
+  };
+}
+
+/**
+ * xgrammar's structural tag (vLLM and SGLang take it as `response_format`): text is free
+ * until `<tool>`, then the call's body follows the tools' grammar (xgrammar's EBNF, which
+ * reads GBNF) up to `</tool>`, after which text is free again. `maxCalls` is not expressible
+ * here (`stop_after_first` is all or one); `toolChoice: 'required'` sets `at_least_one`.
+ */
+export function xgrammarStructuralTag(
+  tools: readonly ToolLike[],
+  options: DecoderGrammarOptions = {},
+): XgrammarStructuralTag {
+  const grammar = printGbnf(buildToolGrammar(tools, { scope: 'call-body' }));
+  return {
+    type: 'structural_tag',
+    format: {
+      type: 'triggered_tags',
+      triggers: [TRIGGER],
+      tags: [
+        { type: 'tag', begin: TRIGGER, content: { type: 'grammar', grammar }, end: '</tool>' },
+      ],
+      at_least_one: options.toolChoice === 'required',
+      stop_after_first: false,
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// Checks the generated grammars against llama.cpp's own grammar engine, through node-llama-cpp.
+// It is not a devDependency: its optional GPU binaries add about 700 MB to every `npm ci`
+// (README, "Constrained decoding"). Install it to run this file:
+//   npm i --no-save node-llama-cpp@3.22.1 && npx vitest run test/grammar-llama-cpp.test.ts
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildToolGrammar,
+  llamaCppGrammarFields,
+  printGbnf,
+  renderCall,
+  type ToolArguments,
+  type ToolLike,
+} from '../src/index.js';
+
+/** The part of node-llama-cpp used here; `_testText` is its grammar engine's whole-text check. */
+interface LlamaCppGrammar {
+  _testText(text: string): boolean;
+}
+interface Llama {
+  createGrammar(options: { grammar: string }): Promise<LlamaCppGrammar>;
+}
+
+const installed = (() => {
+  try {
+    createRequire(import.meta.url).resolve('node-llama-cpp');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const tools: ToolLike[] = [
+  {
+    serverName: 'local',
+    name: 'edit',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        count: { type: 'integer' },
+        force: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['path', 'count'],
+    },
+  },
+];
+
+const validArgs = fc.record(
+  {
+    path: fc.string({ maxLength: 30 }),
+    count: fc.integer({ min: -1000, max: 1000 }),
+    force: fc.boolean(),
+    tags: fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+  },
+  { requiredKeys: ['path', 'count'] },
+);
+
+describe.skipIf(!installed)('generated grammars in llama.cpp (node-llama-cpp)', () => {
+  const llama = async (): Promise<Llama> => {
+    const name = 'node-llama-cpp';
+    const { getLlama } = (await import(name)) as {
+      getLlama(options: { gpu: false; build: 'never' }): Promise<Llama>;
+    };
+    return getLlama({ gpu: false, build: 'never' });
+  };
+
+  it('loads every checked-in example and throws on a broken grammar', async () => {
+    const engine = await llama();
+    for (const file of ['demo-toolbox.gbnf', 'everything.gbnf']) {
+      const text = await readFile(new URL(`../grammar/examples/${file}`, import.meta.url), 'utf8');
+      await expect(engine.createGrammar({ grammar: text })).resolves.toBeDefined();
+    }
+    await expect(engine.createGrammar({ grammar: 'root ::= (' })).rejects.toThrow();
+  });
+
+  it('accepts canonical renderings of valid calls and rejects invalid ones', async () => {
+    const engine = await llama();
+    const whole = await engine.createGrammar({ grammar: printGbnf(buildToolGrammar(tools)) });
+    const lazy = await engine.createGrammar({ grammar: llamaCppGrammarFields(tools).grammar });
+    fc.assert(
+      fc.property(validArgs, (args) => {
+        const call = renderCall({ toolName: 'edit', arguments: args as ToolArguments });
+        const reply = `Editing.\n${call}\nDone.`;
+        expect(whole._testText(reply)).toBe(true);
+        expect(lazy._testText(reply.slice(reply.indexOf('<tool>')))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+    const bad = [
+      renderCall({ toolName: 'delete', arguments: { path: 'a', count: 1 } as ToolArguments }),
+      renderCall({ toolName: 'edit', arguments: { path: 'a' } as ToolArguments }),
+      renderCall({ toolName: 'edit', arguments: { path: 'a', count: 1, x: 2 } as ToolArguments }),
+      renderCall({ toolName: 'edit', arguments: { path: 'a', count: 'two' } as ToolArguments }),
+    ];
+    for (const text of bad) {
+      expect(whole._testText(text)).toBe(false);
+      expect(lazy._testText(text)).toBe(false);
+    }
+  });
+});
