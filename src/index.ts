@@ -1,3 +1,4 @@
+export * from './adapters/index.js';
 export * from './agent/index.js';
 export * from './grammar/index.js';
 export * from './memory/index.js';

@@ -7,7 +7,7 @@ export {
   type ToolOutput,
 } from './define-tool.js';
 export { contentToText, type McpServerConfig } from './mcp-client.js';
-export { renderToolPrompt, type ToolPromptOptions } from './prompt.js';
+export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
 export {
   type CallLike,
   createToolbox,

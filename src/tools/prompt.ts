@@ -52,7 +52,18 @@ export async function renderToolPrompt(
   toolbox: Toolbox,
   options: ToolPromptOptions = {},
 ): Promise<string> {
-  const tools: ListedTool[] = await toolbox.listTools();
+  return toolPromptFor(await toolbox.listTools(), options);
+}
+
+type PromptTool = Pick<ListedTool, 'serverName' | 'name' | 'inputSchema'> & {
+  description?: string;
+};
+
+/** The same tool section for a list of tools (an AI SDK call's or an OpenAI request's). */
+export function toolPromptFor(
+  tools: readonly PromptTool[],
+  options: ToolPromptOptions = {},
+): string {
   const lines = [
     '# Tools',
     '',
@@ -73,7 +84,9 @@ export async function renderToolPrompt(
     '- A list is the same element repeated; an object is an element with child elements.',
     '- Think in brackets on lines of their own: [I should read the file first]',
     '- The result comes back in the next message as "Tool: NAME" followed by the output.',
-    '- When the task is done, call task_completion with the answer in <result>.',
+    ...(tools.some((t) => t.name === 'task_completion')
+      ? ['- When the task is done, call task_completion with the answer in <result>.']
+      : []),
     '',
   ];
   for (const tool of tools) {

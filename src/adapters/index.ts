@@ -1,0 +1,8 @@
+export { ArgumentsJsonWriter } from './arguments-json.js';
+export {
+  createNativeCalls,
+  type NativeCalls,
+  type NativeCallsOptions,
+  type NativeEvent,
+  type NativeTool,
+} from './native-calls.js';

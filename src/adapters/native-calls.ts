@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createParser,
+  type ParserEvent,
+  type ParserOptions,
+  type ToolCall,
+} from '../protocol/index.js';
+import { coerceArguments, type JsonSchema } from '../tools/index.js';
+import { ArgumentsJsonWriter } from './arguments-json.js';
+
+/** A tool as native tool-calling APIs declare it: a name and a JSON Schema, no server. */
+export interface NativeTool {
+  name: string;
+  description?: string;
+  inputSchema: JsonSchema;
+}
+
+/** What a reply written in the text protocol is, told the way native tool calling tells it. */
+export type NativeEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning-start' }
+  | { type: 'reasoning'; text: string }
+  | { type: 'reasoning-end' }
+  | { type: 'call-start'; id: string; name: string }
+  /** A fragment of the arguments' JSON; the fragments of a call concatenate to its JSON. */
+  | { type: 'call-delta'; id: string; json: string }
+  /** `json` is the last fragment; `argumentsJson` the whole, for non-streaming answers. */
+  | { type: 'call-end'; id: string; name: string; json: string; argumentsJson: string }
+  /** The call could not be read; `json` closes its arguments, its text comes back as text. */
+  | { type: 'call-failed'; id: string; name: string; json: string; message: string };
+
+export interface NativeCallsOptions {
+  tools: readonly NativeTool[];
+  /** Call ids are `${idPrefix}${n}`; default `call_` and eight random hex digits and `_`. */
+  idPrefix?: string;
+  /** Split thinking out as reasoning (default); false drops it. */
+  reasoning?: boolean;
+  parser?: Omit<ParserOptions, 'onEvent'>;
+}
+
+export interface NativeCalls {
+  feed(text: string): void;
+  end(): void;
+  /** How many calls ended well so far (a reply with calls finishes with `tool_calls`). */
+  readonly calls: number;
+}
+
+/**
+ * Reads a reply in the text protocol as it streams and tells it as native tool calling does:
+ * text, reasoning, and calls by name with their arguments as streamed JSON (coerced to each
+ * tool's schema at the end). A tool the model calls on a server other than `local` is named
+ * `server__tool` unless the list has a tool of that bare name.
+ */
+export function createNativeCalls(
+  options: NativeCallsOptions,
+  emit: (event: NativeEvent) => void,
+): NativeCalls {
+  const schemas = new Map(options.tools.map((t) => [t.name, t.inputSchema]));
+  const prefix = options.idPrefix ?? `call_${randomUUID().slice(0, 8)}_`;
+  const reasoning = options.reasoning ?? true;
+  const open = new Map<string, { id: string; name: string; writer: ArgumentsJsonWriter }>();
+  let calls = 0;
+  let count = 0;
+
+  const nameOf = (serverName: string, toolName: string) =>
+    serverName === 'local' || schemas.has(toolName) ? toolName : `${serverName}__${toolName}`;
+
+  const start = (parserId: string, name: string) => {
+    let call = open.get(parserId);
+    if (call === undefined) {
+      call = {
+        id: `${prefix}${count++}`,
+        name,
+        writer: new ArgumentsJsonWriter(schemas.get(name)),
+      };
+      open.set(parserId, call);
+      emit({ type: 'call-start', id: call.id, name });
+    }
+    return call;
+  };
+
+  const finish = (done: ToolCall) => {
+    const call = start(done.id, nameOf(done.serverName, done.toolName));
+    open.delete(done.id);
+    const schema = schemas.get(call.name);
+    const final = schema === undefined ? done.arguments : coerceArguments(done.arguments, schema);
+    const json = call.writer.finish(final);
+    calls++;
+    emit({
+      type: 'call-end',
+      id: call.id,
+      name: call.name,
+      json,
+      argumentsJson: JSON.stringify(final),
+    });
+  };
+
+  const onEvent = (event: ParserEvent) => {
+    switch (event.type) {
+      case 'text':
+        emit({ type: 'text', text: event.text });
+        break;
+      case 'thinking-start':
+        if (reasoning) emit({ type: 'reasoning-start' });
+        break;
+      case 'thinking-delta':
+        if (reasoning) emit({ type: 'reasoning', text: event.text });
+        break;
+      case 'thinking-end':
+        if (reasoning) emit({ type: 'reasoning-end' });
+        break;
+      case 'tool-name':
+        start(event.id, nameOf(event.serverName, event.toolName));
+        break;
+      case 'argument-delta': {
+        const call = open.get(event.id);
+        const json = call?.writer.delta(event.path, event.text) ?? '';
+        if (call !== undefined && json !== '') emit({ type: 'call-delta', id: call.id, json });
+        break;
+      }
+      case 'tool-end':
+        finish(event.call);
+        break;
+      case 'error': {
+        const call = event.callId === undefined ? undefined : open.get(event.callId);
+        if (call !== undefined && event.callId !== undefined) {
+          open.delete(event.callId);
+          const json = call.writer.abandon();
+          emit({ type: 'call-failed', id: call.id, name: call.name, json, message: event.message });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  };
+
+  const parser = createParser({ ...options.parser, onEvent });
+  return {
+    feed: (text) => parser.feed(text),
+    end: () => parser.end(),
+    get calls() {
+      return calls;
+    },
+  };
+}

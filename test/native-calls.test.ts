@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  coerceArguments,
+  createNativeCalls,
+  type JsonSchema,
+  type NativeEvent,
+  type NativeTool,
+  parse,
+  renderCall,
+} from '../src/index.js';
+import { cutsArbitrary, splitAt } from './support/chunk.js';
+import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
+import { treeArbitrary } from './support/trees.js';
+
+const editSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    mode: { type: 'string', enum: ['fast', 'safe'] },
+    count: { type: 'integer' },
+    tags: { type: 'array', items: { type: 'string' } },
+    content: { type: 'string' },
+  },
+  required: ['path'],
+};
+const tools: NativeTool[] = [{ name: 'edit', inputSchema: editSchema }];
+
+function translate(chunks: readonly string[], toolList = tools) {
+  const events: NativeEvent[] = [];
+  const native = createNativeCalls({ tools: toolList, idPrefix: 'c' }, (e) => events.push(e));
+  for (const chunk of chunks) native.feed(chunk);
+  native.end();
+  const json = new Map<string, string>();
+  for (const e of events) {
+    if (e.type === 'call-start') json.set(e.id, '');
+    if (e.type === 'call-delta' || e.type === 'call-end' || e.type === 'call-failed')
+      json.set(e.id, `${json.get(e.id) ?? ''}${e.json}`);
+  }
+  return { events, json, calls: native.calls };
+}
+
+const text = fc.string({ unit: 'grapheme', maxLength: 12 });
+
+describe('native calls from the text protocol', () => {
+  it('streams string arguments while they are written', () => {
+    const call = renderCall({
+      toolName: 'edit',
+      arguments: { path: 'a.txt', count: '3', content: 'line 1\nline 2' },
+    });
+    const { events, json } = translate([...call]);
+    // Strings as written, then the rest; nothing written twice.
+    expect(json.get('c0')).toBe('{"path":"a.txt","content":"line 1\\nline 2","count":3}');
+    const deltas = events.filter((e) => e.type === 'call-delta');
+    // One fragment per character of the string values, and nothing for `count` until the end.
+    expect(deltas.length).toBeGreaterThan(10);
+    const end = events.find((e) => e.type === 'call-end');
+    expect(end).toMatchObject({
+      name: 'edit',
+      argumentsJson: '{"path":"a.txt","count":3,"content":"line 1\\nline 2"}',
+    });
+  });
+
+  it('fragments concatenate to JSON of the coerced arguments, whatever the chunking', () => {
+    const args = fc.record(
+      {
+        path: text,
+        mode: fc.constantFrom('fast', ' safe '),
+        count: fc.integer().map(String),
+        tags: fc.array(text, { minLength: 1, maxLength: 3 }),
+        content: text,
+        extra: text,
+      },
+      { requiredKeys: ['path'] },
+    );
+    fc.assert(
+      fc.property(args, cutsArbitrary, (a, cuts) => {
+        const reply = `Doing it.\n${renderCall({ toolName: 'edit', arguments: a })}\nDone.`;
+        const { events, json } = translate(splitAt(reply, cuts));
+        const end = events.find((e) => e.type === 'call-end');
+        expect(end?.type).toBe('call-end');
+        if (end?.type !== 'call-end') return;
+        const expected = coerceArguments(parse(reply).calls[0].arguments, editSchema);
+        expect(JSON.parse(json.get(end.id) ?? '')).toEqual({ ...expected });
+        expect(JSON.parse(end.argumentsJson)).toEqual({ ...expected });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('argument trees without a schema come out as their JSON, surrogate pairs split or not', () => {
+    fc.assert(
+      fc.property(treeArbitrary(text), cutsArbitrary, (tree, cuts) => {
+        const reply = renderCall({ toolName: 'anything', arguments: tree });
+        const { events, json } = translate(splitAt(reply, cuts), []);
+        const end = events.find((e) => e.type === 'call-end');
+        if (end?.type !== 'call-end') throw new Error('no call');
+        expect(JSON.parse(json.get(end.id) ?? '')).toEqual(JSON.parse(end.argumentsJson));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('every call that starts has JSON that parses, even when the reply is broken', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(documentArbitrary, delimiterSoupArbitrary),
+        cutsArbitrary,
+        (doc, cuts) => {
+          const { events, json } = translate(splitAt(doc, cuts));
+          for (const value of json.values()) expect(() => JSON.parse(value)).not.toThrow();
+          const started = events.filter((e) => e.type === 'call-start').length;
+          const ended = events.filter(
+            (e) => e.type === 'call-end' || e.type === 'call-failed',
+          ).length;
+          expect(ended).toBe(started);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('names a call on another server server__tool, and a failed call closes its JSON', () => {
+    const other =
+      '<tool>\n<server_name>fs</server_name>\n<tool_name>read</tool_name>\n<arguments><path>x</path></arguments>\n</tool>\n';
+    expect(translate([other]).events).toContainEqual(
+      expect.objectContaining({ type: 'call-start', name: 'fs__read' }),
+    );
+    const broken = '<tool>\n<tool_name>edit</tool_name>\n<arguments>\n<path>half';
+    const { events, json } = translate([broken]);
+    const failed = events.find((e) => e.type === 'call-failed');
+    expect(failed).toMatchObject({ name: 'edit' });
+    expect(JSON.parse(json.get('c0') ?? '')).toEqual({ path: 'half' });
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e.type === 'text' ? e.text : ''))
+        .join(''),
+    ).toBe(broken);
+  });
+});
