@@ -8,4 +8,9 @@ describe('the package', () => {
       'ping',
     );
   });
+
+  it('exports the AI SDK middleware as tagcall/ai-sdk', async () => {
+    const { tagcallMiddleware } = await import('tagcall/ai-sdk');
+    expect(tagcallMiddleware().specificationVersion).toBe('v3');
+  });
 });

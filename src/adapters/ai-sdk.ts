@@ -1,0 +1,264 @@
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Middleware,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3ToolResultOutput,
+} from '@ai-sdk/provider';
+import { renderToolResult } from '../messages/index.js';
+import { type ParserOptions, renderCall, type ToolArguments } from '../protocol/index.js';
+import { type JsonSchema, toolPromptFor } from '../tools/index.js';
+import { createNativeCalls, type NativeEvent, type NativeTool } from './native-calls.js';
+
+export interface TagcallMiddlewareOptions {
+  /** The written form of calls. Only the tagcall protocol (`<tool>…</tool>`) for now. */
+  dialect?: 'tagcall';
+  /** Split `[thinking]` and `<think>` out as reasoning (default); false drops them. */
+  thinking?: boolean;
+  /** Parser options; `prefilledThinking` defaults to `'never'` so text streams at once. */
+  parser?: Omit<ParserOptions, 'onEvent'>;
+}
+
+function outputText(output: LanguageModelV3ToolResultOutput): { text: string; isError: boolean } {
+  switch (output.type) {
+    case 'text':
+      return { text: output.value, isError: false };
+    case 'json':
+      return { text: JSON.stringify(output.value), isError: false };
+    case 'error-text':
+      return { text: output.value, isError: true };
+    case 'error-json':
+      return { text: JSON.stringify(output.value), isError: true };
+    case 'execution-denied':
+      return {
+        text: `execution denied${output.reason ? `: ${output.reason}` : ''}`,
+        isError: true,
+      };
+    case 'content':
+      return {
+        text: output.value.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n'),
+        isError: false,
+      };
+  }
+}
+
+function choiceInstruction(choice: LanguageModelV3CallOptions['toolChoice']): string {
+  if (choice?.type === 'required') return '\nIn this reply, call at least one tool.';
+  if (choice?.type === 'tool') return `\nIn this reply, call the tool ${choice.toolName}.`;
+  return '';
+}
+
+/**
+ * The prompt for a model without native tools: the tools described in the system message,
+ * earlier calls written as `<tool>` blocks in the assistant's text, results as
+ * `Tool: name\n…` user messages, reasoning as `[…]`.
+ */
+export function promptForTextProtocol(params: LanguageModelV3CallOptions): LanguageModelV3Prompt {
+  const functions = (params.tools ?? []).filter(
+    (t): t is LanguageModelV3FunctionTool => t.type === 'function',
+  );
+  const choice = params.toolChoice;
+  const offered =
+    choice?.type === 'tool' ? functions.filter((t) => t.name === choice.toolName) : functions;
+  const prompt: LanguageModelV3Message[] = [];
+  for (const message of params.prompt) {
+    if (message.role === 'assistant') {
+      const pieces: string[] = [];
+      const others: typeof message.content = [];
+      for (const part of message.content) {
+        if (part.type === 'text') pieces.push(part.text);
+        else if (part.type === 'reasoning') pieces.push(`[${part.text}]`);
+        else if (part.type === 'tool-call')
+          pieces.push(
+            renderCall({ toolName: part.toolName, arguments: part.input as ToolArguments }),
+          );
+        else if (part.type === 'file') others.push(part);
+      }
+      const text = pieces.filter((p) => p !== '').join('\n\n');
+      prompt.push({ ...message, content: [{ type: 'text', text }, ...others] });
+    } else if (message.role === 'tool') {
+      for (const part of message.content) {
+        if (part.type !== 'tool-result') continue;
+        const { text, isError } = outputText(part.output);
+        const content = renderToolResult(part.toolName, text, isError);
+        prompt.push({ role: 'user', content: [{ type: 'text', text: content }] });
+      }
+    } else prompt.push(message);
+  }
+  if (offered.length === 0 || choice?.type === 'none') return prompt;
+  const tools = offered.map((t) => ({
+    serverName: 'local',
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema as JsonSchema,
+  }));
+  const section = toolPromptFor(tools) + choiceInstruction(choice);
+  const first = prompt[0];
+  if (first?.role === 'system')
+    return [{ ...first, content: `${first.content}\n\n${section}` }, ...prompt.slice(1)];
+  return [{ role: 'system', content: section }, ...prompt];
+}
+
+const toolsOf = (params: LanguageModelV3CallOptions): NativeTool[] =>
+  (params.tools ?? [])
+    .filter((t): t is LanguageModelV3FunctionTool => t.type === 'function')
+    .map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchema }));
+
+const withCalls = (
+  reason: LanguageModelV3FinishReason,
+  calls: number,
+): LanguageModelV3FinishReason => (calls > 0 ? { unified: 'tool-calls', raw: reason.raw } : reason);
+
+/**
+ * AI SDK middleware (`wrapLanguageModel({model, middleware: tagcallMiddleware()})`) that gives
+ * tool calling to a model without it: the call's tools go into the prompt, and the model's
+ * text comes back as text, reasoning and tool calls, streamed as the parser reads them.
+ */
+export function tagcallMiddleware(
+  options: TagcallMiddlewareOptions = {},
+): LanguageModelV3Middleware {
+  // transformParams takes the tools out of the call; wrapGenerate and wrapStream receive the
+  // transformed params and still need the schemas (to coerce arguments): kept here by call.
+  const toolsByCall = new WeakMap<LanguageModelV3CallOptions, NativeTool[]>();
+  const nativeOptions = (params: LanguageModelV3CallOptions) => ({
+    tools: toolsByCall.get(params) ?? toolsOf(params),
+    reasoning: options.thinking ?? true,
+    parser: { prefilledThinking: 'never' as const, ...options.parser },
+  });
+  return {
+    specificationVersion: 'v3',
+
+    transformParams: async ({ params }) => {
+      const transformed = {
+        ...params,
+        prompt: promptForTextProtocol(params),
+        tools: undefined,
+        toolChoice: undefined,
+      };
+      toolsByCall.set(transformed, toolsOf(params));
+      return transformed;
+    },
+
+    wrapGenerate: async ({ doGenerate, params }) => {
+      const result = await doGenerate();
+      const content: LanguageModelV3Content[] = [];
+      const native = createNativeCalls(nativeOptions(params), (event) => {
+        const last = content.at(-1);
+        if (event.type === 'text') {
+          if (last?.type === 'text') last.text += event.text;
+          else content.push({ type: 'text', text: event.text });
+        } else if (event.type === 'reasoning-start') content.push({ type: 'reasoning', text: '' });
+        else if (event.type === 'reasoning' && last?.type === 'reasoning') last.text += event.text;
+        else if (event.type === 'call-end')
+          content.push({
+            type: 'tool-call',
+            toolCallId: event.id,
+            toolName: event.name,
+            input: event.argumentsJson,
+          });
+      });
+      for (const part of result.content) {
+        if (part.type === 'text') native.feed(part.text);
+        else content.push(part);
+      }
+      native.end();
+      return { ...result, content, finishReason: withCalls(result.finishReason, native.calls) };
+    },
+
+    wrapStream: async ({ doStream, params }) => {
+      const { stream, ...rest } = await doStream();
+      let segment: { type: 'text' | 'reasoning'; id: string } | null = null;
+      let segments = 0;
+      let out!: TransformStreamDefaultController<LanguageModelV3StreamPart>;
+      const close = () => {
+        if (segment !== null) out.enqueue({ type: `${segment.type}-end`, id: segment.id });
+        segment = null;
+      };
+      const open = (type: 'text' | 'reasoning') => {
+        if (segment?.type === type) return segment.id;
+        close();
+        segment = { type, id: `${type}-${segments++}` };
+        out.enqueue({ type: `${type}-start`, id: segment.id });
+        return segment.id;
+      };
+      const onNative = (event: NativeEvent) => {
+        switch (event.type) {
+          case 'text':
+            out.enqueue({ type: 'text-delta', id: open('text'), delta: event.text });
+            break;
+          case 'reasoning-start':
+            close();
+            open('reasoning');
+            break;
+          case 'reasoning':
+            out.enqueue({ type: 'reasoning-delta', id: open('reasoning'), delta: event.text });
+            break;
+          case 'reasoning-end':
+            close();
+            break;
+          case 'call-start':
+            close();
+            out.enqueue({ type: 'tool-input-start', id: event.id, toolName: event.name });
+            break;
+          case 'call-delta':
+            out.enqueue({ type: 'tool-input-delta', id: event.id, delta: event.json });
+            break;
+          case 'call-end':
+            out.enqueue({ type: 'tool-input-delta', id: event.id, delta: event.json });
+            out.enqueue({ type: 'tool-input-end', id: event.id });
+            out.enqueue({
+              type: 'tool-call',
+              toolCallId: event.id,
+              toolName: event.name,
+              input: event.argumentsJson,
+            });
+            break;
+          case 'call-failed':
+            out.enqueue({ type: 'tool-input-delta', id: event.id, delta: event.json });
+            out.enqueue({ type: 'tool-input-end', id: event.id });
+            break;
+        }
+      };
+      const native = createNativeCalls(nativeOptions(params), onNative);
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        native.end();
+        close();
+      };
+      const transformed = stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          start(controller) {
+            out = controller;
+          },
+          transform(part, controller) {
+            switch (part.type) {
+              case 'text-start':
+              case 'text-end':
+                return;
+              case 'text-delta':
+                native.feed(part.delta);
+                return;
+              case 'finish':
+                end();
+                controller.enqueue({
+                  ...part,
+                  finishReason: withCalls(part.finishReason, native.calls),
+                });
+                return;
+              default:
+                controller.enqueue(part);
+            }
+          },
+          flush: end,
+        }),
+      );
+      return { stream: transformed, ...rest };
+    },
+  };
+}
