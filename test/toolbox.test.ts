@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolbox, defineTool, parse, renderToolPrompt } from '../src/index.js';
+import { createToolbox, defineTool, parse, renderToolPrompt, toolPromptFor } from '../src/index.js';
 
 const add = defineTool({
   name: 'add',
@@ -126,7 +126,11 @@ describe('renderToolPrompt', () => {
     const prompt = await renderToolPrompt(createToolbox({ tools: [add] }));
     expect(prompt).toContain('## add (server: local)');
     expect(prompt).toContain('  - a (number, required)');
-    expect(prompt).toContain('task_completion');
+    // The rule about task_completion only when that tool is offered.
+    expect(prompt).not.toContain('task_completion');
+    expect(
+      toolPromptFor([{ serverName: 'local', name: 'task_completion', inputSchema: {} }]),
+    ).toContain('call task_completion with the answer');
     const example = prompt.slice(prompt.indexOf('Example:'));
     expect(parse(example).calls).toMatchObject([
       { toolName: 'add', arguments: { a: '1', b: '1' } },

@@ -18,6 +18,10 @@ export interface ReplayModel {
   /** The OpenAI-compatible base URL, `http://127.0.0.1:PORT/v1`. */
   url: string;
   requests: number;
+  /** The chat request bodies received, in order (for tests to see what was sent). */
+  bodies: unknown[];
+  /** Replies cut short because the client went away. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -39,9 +43,15 @@ function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startReplayModel(options: ReplayModelOptions): Promise<ReplayModel> {
   const sizes = options.chunkSizes ?? [3, 5, 2, 7, 4];
-  const state = { requests: 0 };
+  const state = { requests: 0, abandoned: 0, bodies: [] as unknown[] };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method === 'GET' && request.url?.endsWith('/models')) {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"object":"list","data":[{"id":"replay","object":"model","owned_by":"tagcall"}]}');
+      return;
+    }
     state.requests++;
     const number = state.requests;
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
@@ -51,6 +61,7 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       return;
     }
     const body = JSON.parse(await readBody(request)) as { messages?: Array<{ role: string }> };
+    state.bodies.push(body);
     if (number <= (options.failFirst ?? 0)) {
       response
         .writeHead(500, { 'content-type': 'application/json' })
@@ -76,7 +87,10 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
     const chars = Array.from(reply);
     let sent = 0;
     for (let i = 0, k = 0; i < chars.length; k++) {
-      if (response.destroyed) return;
+      if (response.destroyed) {
+        state.abandoned++;
+        return;
+      }
       const piece = chars.slice(i, i + sizes[k % sizes.length]).join('');
       i += sizes[k % sizes.length];
       if (
@@ -104,6 +118,10 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
     url: `http://127.0.0.1:${port}/v1`,
     get requests() {
       return state.requests;
+    },
+    bodies: state.bodies,
+    get abandoned() {
+      return state.abandoned;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import { runDemo } from './demo-command.js';
 import { runGrammar } from './grammar-command.js';
 import { OUTPUT_FORMATS, type OutputFormat, runParse } from './parse-command.js';
 import { clientFromFlags, loadToolsModule, readMcpConfig, runSession } from './run-command.js';
+import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: tagcall <command> [options]
 
@@ -13,6 +14,7 @@ Commands:
   run "TASK"        run an agent against an OpenAI-compatible model server
   demo              a whole session against a bundled replay model (what npm start runs)
   grammar           a GBNF or Lark grammar of valid calls, for constrained decoding
+  serve             an OpenAI-compatible proxy that gives tool calls to a model without them
 
 tagcall <command> --help shows a command's options.
 `;
@@ -78,6 +80,25 @@ Options:
   -h, --help          this text
 `;
 
+const SERVE_USAGE = `Usage: tagcall serve --upstream URL [options]
+
+An OpenAI-compatible server (POST /v1/chat/completions, GET /v1/models) in front of a model
+server without native tool calling: requests with "tools" go upstream in the text protocol,
+and replies come back with native tool_calls (streamed as delta.tool_calls), thinking as
+reasoning_content. Requests without tools pass through unchanged.
+
+Options:
+  --upstream URL        the model server, e.g. http://127.0.0.1:8080/v1 (llama.cpp),
+                        http://127.0.0.1:11434/v1 (Ollama)
+  --port N              default 4000 (0: any free port)
+  --host ADDR           default 127.0.0.1
+  --model-map A=B       serve model A as upstream model B (repeatable)
+  --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
+  --api-key KEY         sent upstream (default: the client's Authorization header)
+  --max-body-bytes N    larger requests get 413 (default 4194304)
+  -h, --help            this text
+`;
+
 class UsageError extends Error {
   constructor(
     message: string,
@@ -112,11 +133,14 @@ function positiveInteger(
   return n;
 }
 
-type Flags = { values: Record<string, string | boolean | undefined>; positionals: string[] };
+type Flags = {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+};
 
 function args(
   argv: string[],
-  options: Record<string, { type: 'string' | 'boolean' }>,
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
   usage: string,
 ): Flags {
   try {
@@ -264,6 +288,56 @@ async function grammarCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = args(
+    argv,
+    {
+      upstream: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'model-map': { type: 'string', multiple: true },
+      grammar: { type: 'string' },
+      'api-key': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+    },
+    SERVE_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(SERVE_USAGE);
+    return 0;
+  }
+  const upstream = values.upstream as string | undefined;
+  if (upstream === undefined) throw new UsageError('--upstream is required', SERVE_USAGE);
+  const modelMap: Record<string, string> = {};
+  for (const pair of (values['model-map'] as string[] | undefined) ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--model-map wants A=B, got "${pair}"`, SERVE_USAGE);
+    modelMap[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const port =
+    values.port === '0'
+      ? 0
+      : positiveInteger(values.port as string | undefined, '--port', SERVE_USAGE);
+  return runServe({
+    upstream,
+    port: port ?? 4000,
+    host: values.host as string | undefined,
+    modelMap,
+    grammar: oneOf(
+      values.grammar as string | undefined,
+      ['llama.cpp'] as const,
+      '--grammar',
+      SERVE_USAGE,
+    ),
+    apiKey: values['api-key'] as string | undefined,
+    maxBodyBytes: positiveInteger(
+      values['max-body-bytes'] as string | undefined,
+      '--max-body-bytes',
+      SERVE_USAGE,
+    ),
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -275,6 +349,8 @@ async function main(argv: string[]): Promise<number> {
       return runDemo(rest.includes('--json'));
     case 'grammar':
       return grammarCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
     case '-h':
     case '--help':
       process.stdout.write(USAGE);

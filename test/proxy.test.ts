@@ -1,0 +1,241 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ReplayModel,
+  type RunningProxy,
+  renderCall,
+  startProxy,
+  startReplayModel,
+} from '../src/index.js';
+
+const weather = {
+  type: 'function' as const,
+  function: {
+    name: 'weather',
+    description: 'Forecast for a city',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer' } },
+      required: ['city'],
+    },
+  },
+};
+const call = (city: string, days: string) =>
+  renderCall({ toolName: 'weather', arguments: { city, days } });
+const TWO_CALLS = `[Two cities]\nChecking both.\n${call('Lyon', '3')}\n${call('Nantes "la belle"', '2')}\n`;
+
+let model: ReplayModel | undefined;
+let proxy: RunningProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await model?.close();
+  proxy = model = undefined;
+});
+
+async function setUp(replies: string[], options: { delayMs?: number; failFirst?: number } = {}) {
+  model = await startReplayModel({ replies, ...options });
+  proxy = await startProxy({ upstream: model.url, modelMap: { 'gpt-local': 'replay' } });
+  return new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+}
+
+describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () => {
+  it('streams parallel tool calls as delta.tool_calls whose arguments concatenate to JSON', async () => {
+    const client = await setUp([TWO_CALLS]);
+    const stream = await client.chat.completions.create({
+      model: 'gpt-local',
+      messages: [{ role: 'user', content: 'Weather in Lyon and Nantes?' }],
+      tools: [weather],
+      stream: true,
+    });
+    const calls: Array<{ id: string; name: string; arguments: string }> = [];
+    let content = '';
+    let reasoning = '';
+    let finish: string | null = null;
+    let fragments = 0;
+    for await (const chunk of stream) {
+      const choice = chunk.choices[0];
+      const delta = choice?.delta as typeof choice.delta & { reasoning_content?: string };
+      content += delta?.content ?? '';
+      reasoning += delta?.reasoning_content ?? '';
+      for (const t of delta?.tool_calls ?? []) {
+        calls[t.index] ??= { id: '', name: '', arguments: '' };
+        if (t.id) calls[t.index].id = t.id;
+        if (t.function?.name) calls[t.index].name = t.function.name;
+        if (t.function?.arguments) {
+          calls[t.index].arguments += t.function.arguments;
+          fragments++;
+        }
+      }
+      finish = choice?.finish_reason ?? finish;
+    }
+    expect(finish).toBe('tool_calls');
+    expect(reasoning).toBe('Two cities');
+    expect(content).toContain('Checking both.');
+    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
+      ['weather', { city: 'Lyon', days: 3 }],
+      ['weather', { city: 'Nantes "la belle"', days: 2 }],
+    ]);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(2);
+    expect(fragments).toBeGreaterThan(4);
+    // Upstream saw the text protocol and no tools, under the mapped model name.
+    const sent = model?.bodies[0] as {
+      model: string;
+      tools?: unknown;
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(sent.model).toBe('replay');
+    expect(sent.tools).toBeUndefined();
+    expect(sent.messages[0].content).toContain('## weather (server: local)');
+  });
+
+  it('answers stream: false with message.tool_calls, and a follow-up turn carries the results', async () => {
+    const client = await setUp([`${call('Lyon', '3')}\n`, 'Sunny in Lyon.']);
+    const first = await client.chat.completions.create({
+      model: 'replay',
+      messages: [{ role: 'user', content: 'Weather in Lyon?' }],
+      tools: [weather],
+      tool_choice: 'required',
+    });
+    const message = first.choices[0].message;
+    expect(first.choices[0].finish_reason).toBe('tool_calls');
+    expect(message.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'weather', arguments: '{"city":"Lyon","days":3}' },
+    });
+    const toolCall = message.tool_calls?.[0];
+    if (toolCall === undefined) throw new Error('no call');
+    const second = await client.chat.completions.create({
+      model: 'replay',
+      messages: [
+        { role: 'user', content: 'Weather in Lyon?' },
+        message,
+        { role: 'tool', tool_call_id: toolCall.id, content: 'sunny, 24°C' },
+      ],
+      tools: [weather],
+    });
+    expect(second.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Sunny in Lyon.' },
+    });
+    const sent = model?.bodies[1] as { messages: Array<{ role: string; content: string }> };
+    expect(sent.messages.slice(-2)).toEqual([
+      {
+        role: 'assistant',
+        content: renderCall({ toolName: 'weather', arguments: { city: 'Lyon', days: 3 } }),
+      },
+      { role: 'user', content: 'Tool: weather\nsunny, 24°C' },
+    ]);
+    expect(
+      (model?.bodies[0] as { messages: Array<{ content: string }> } | undefined)?.messages[0]
+        .content,
+    ).toContain('call at least one tool');
+  });
+
+  it('passes an upstream error through with its status', async () => {
+    const client = await setUp(['never'], { failFirst: 1 });
+    const error = await client.chat.completions
+      .create({ model: 'replay', messages: [{ role: 'user', content: 'hi' }], tools: [weather] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(500);
+    expect(String((error as Error).message)).toContain('injected failure');
+  });
+
+  it('aborts the upstream request when the client goes away mid-stream', async () => {
+    const client = await setUp([`${'A long answer. '.repeat(200)}\n${call('Lyon', '1')}\n`], {
+      delayMs: 5,
+    });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      {
+        model: 'replay',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [weather],
+        stream: true,
+      },
+      { signal: controller.signal },
+    );
+    let chunks = 0;
+    try {
+      for await (const _ of stream) if (++chunks === 3) controller.abort();
+    } catch {
+      // The client's own abort error, when it reports one.
+    }
+    expect(chunks).toBe(3);
+    await expect.poll(() => model?.abandoned, { timeout: 5000 }).toBe(1);
+  });
+
+  it('answers 400 to a bad body, 413 to one over the limit, and lists models with aliases', async () => {
+    model = await startReplayModel({ replies: [] });
+    proxy = await startProxy({
+      upstream: model.url,
+      maxBodyBytes: 1000,
+      modelMap: { alias: 'replay' },
+    });
+    const post = (body: string) =>
+      fetch(`${proxy?.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    const bad = await post('{"messages": 3');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
+      'not JSON',
+    );
+    expect((await post('{"messages": []}')).status).toBe(400);
+    expect(
+      (await post(JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(2000) }] })))
+        .status,
+    ).toBe(413);
+    const listed = (await (await fetch(`${proxy.url}/models`)).json()) as {
+      data: Array<{ id: string }>;
+    };
+    expect(listed.data.map((m) => m.id)).toEqual(['replay', 'alias']);
+  });
+
+  it('runs as `tagcall serve --upstream URL --port 0` and stops on SIGTERM', async () => {
+    model = await startReplayModel({ replies: [`${call('Lyon', '3')}\n`] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        '--upstream',
+        model.url,
+        '--port',
+        '0',
+        '--model-map',
+        'local=replay',
+      ],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (data: Buffer) => {
+        stderr += data;
+        const match = /listening on (\S+)/.exec(stderr);
+        if (match) resolve(match[1]);
+      });
+      child.on('exit', () => reject(new Error(stderr)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const client = new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
+    const answer = await client.chat.completions.create({
+      model: 'local',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [weather],
+    });
+    expect(answer.choices[0].message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'weather', arguments: '{"city":"Lyon","days":3}' },
+    });
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+});
