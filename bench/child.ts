@@ -8,6 +8,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runProxyLoad } from './proxy-load.js';
 
 const [section, arg, flag] = process.argv.slice(2);
 const sections: Record<string, () => unknown> = {
@@ -18,6 +19,7 @@ const sections: Record<string, () => unknown> = {
   pruning: () => runPruning(Number(arg)),
   'jsonl-load': () => runJsonlLoad(Number(arg)),
   'token-error': runTokenError,
+  'proxy-load': runProxyLoad,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

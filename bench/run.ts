@@ -148,6 +148,32 @@ for (const t of tokenErrors) {
 }
 log();
 
+type ProxyLoad = typeof import('./proxy-load.js') extends {
+  runProxyLoad(): Promise<infer R>;
+}
+  ? R
+  : never;
+const proxyLoad = child<ProxyLoad>('proxy-load');
+log('## `tagcall serve` under load (200 concurrent streams, 10 KB tool argument each)');
+log();
+log(
+  '| path | completed / valid | requests/s | p50 ms | p99 ms | first byte p99 ms | ms per chunk p99 |',
+);
+log('|---|---:|---:|---:|---:|---:|---:|');
+for (const [name, f] of [
+  ['replay model directly (text only)', proxyLoad.direct],
+  ['through the proxy (native tool_calls)', proxyLoad.proxy],
+] as const)
+  log(
+    `| ${name} | ${f.completed} / ${f.valid} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50Ms.toFixed(0)} | ${f.p99Ms.toFixed(0)} | ${f.firstByteP99Ms.toFixed(0)} | ${f.perChunkP99Ms.toFixed(2)} |`,
+  );
+log();
+log(
+  `Overhead per chunk (p99 of each stream's time / its chunks): ${(proxyLoad.proxy.perChunkP99Ms - proxyLoad.direct.perChunkP99Ms).toFixed(2)} ms; ` +
+    `the client runs in its own process; model and proxy share one (RSS after: ${proxyLoad.rssMiB.toFixed(0)} MiB).`,
+);
+log();
+
 const byName = (prefix: string, chunk: number) =>
   rows
     .filter((r) => r.name.startsWith(prefix) && r.chunk === chunk)
@@ -214,6 +240,7 @@ const raw = {
   pruning,
   load,
   tokenErrors,
+  proxyLoad,
   when: new Date().toISOString(),
 };
 writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify(raw, null, 2)}\n`);
