@@ -4,6 +4,7 @@ import { parse } from '../src/index.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import {
   delimiterSoupArbitrary,
+  dialectSoupArbitrary,
   documentArbitrary,
   proseLinesArbitrary,
 } from './support/documents.js';
@@ -58,11 +59,13 @@ describe('chunk invariance: every split of the input folds to the result of one 
     { maxHold: 5, maxCallBytes: 30, maxDepth: 1 },
     { prefilledThinking: 'always' as const },
     { prefilledThinking: 'never' as const },
+    { dialect: 'auto' as const, toolNames: ['read_file'] },
+    { dialect: 'auto' as const, toolNames: ['read_file'], maxCallBytes: 40 },
   ]) {
     it(`decides the same way whatever the chunking with ${JSON.stringify(options)}`, () => {
       fc.assert(
         fc.property(
-          fc.oneof(documentArbitrary, delimiterSoupArbitrary),
+          fc.oneof(documentArbitrary, delimiterSoupArbitrary, dialectSoupArbitrary),
           cutsArbitrary,
           (text, cuts) => {
             expect(feedChunks(splitAt(text, cuts), options).result).toEqual(parse(text, options));

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ParserEvent, parse } from '../src/index.js';
+import { type ParseOptions, type ParserEvent, parse } from '../src/index.js';
 import { feedChunks } from './support/chunk.js';
-import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
+import {
+  delimiterSoupArbitrary,
+  dialectSoupArbitrary,
+  documentArbitrary,
+} from './support/documents.js';
 import { parserFixtures } from './support/fixtures.js';
 
 /**
@@ -28,8 +32,8 @@ function expectedText(input: string, events: readonly ParserEvent[]): string {
   return out + input.slice(last);
 }
 
-function checkAccounting(input: string): void {
-  const { result, events } = feedChunks([input]);
+function checkAccounting(input: string, options: ParseOptions = {}): void {
+  const { result, events } = feedChunks([input], options);
   expect(result.text).toBe(expectedText(input, events));
   for (const call of result.calls) expect(call.raw).toBe(input.slice(call.start, call.end));
   for (const error of result.errors) {
@@ -45,17 +49,34 @@ describe('bad input: never throws, and every character ends up in text, a call o
   });
 
   it('holds for arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), checkAccounting), {
-      numRuns: 3000,
-    });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => checkAccounting(text)),
+      {
+        numRuns: 3000,
+      },
+    );
   });
 
   it('holds for strings made of the protocol delimiters', () => {
-    fc.assert(fc.property(delimiterSoupArbitrary, checkAccounting), { numRuns: 3000 });
+    fc.assert(
+      fc.property(delimiterSoupArbitrary, (text) => checkAccounting(text)),
+      { numRuns: 3000 },
+    );
   });
 
   it('holds for generated documents', () => {
-    fc.assert(fc.property(documentArbitrary, checkAccounting), { numRuns: 1000 });
+    fc.assert(
+      fc.property(documentArbitrary, (text) => checkAccounting(text)),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('holds for every dialect read at once (auto), with their delimiters mixed', () => {
+    const options: ParseOptions = { dialect: 'auto', toolNames: ['read_file'] };
+    fc.assert(
+      fc.property(dialectSoupArbitrary, (text) => checkAccounting(text, options)),
+      { numRuns: 3000 },
+    );
   });
 
   it('never throws with tiny limits either', () => {

@@ -10,8 +10,11 @@ export type JsonValue =
 /** Arguments of a call: a null-prototype object, so `__proto__` is an argument name like any other. */
 export type ToolArguments = { [key: string]: JsonValue };
 
-/** Which written form a call came in. More dialects join this union as they are added. */
-export type CallFormat = 'xml' | 'json';
+/**
+ * Which written form a call came in: the tagcall protocol's `<tool>` block (`xml`) or its
+ * deprecated JSON form (`json`), or another model family's dialect.
+ */
+export type CallFormat = 'xml' | 'json' | 'anthropic-xml' | 'qwen3-coder' | 'hermes' | 'cline';
 
 export interface ToolCall {
   id: string;

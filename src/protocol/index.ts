@@ -1,4 +1,5 @@
 export type { ArgumentSchema } from './arguments-tree.js';
+export { DIALECTS, type Dialect } from './dialects/index.js';
 export type * from './events.js';
 export {
   createFold,

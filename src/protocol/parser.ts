@@ -2,6 +2,7 @@ import type { ArgumentSchema } from './arguments-tree.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
 import { CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
+import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { startsWithAt } from './tag.js';
@@ -31,6 +32,14 @@ export interface ParserOptions {
   schemas?: Readonly<Record<string, ArgumentSchema>>;
   /** Ids of calls, from their index in the stream. Default `call_0`, `call_1`, … */
   generateId?: (index: number) => string;
+  /**
+   * Which written form of calls to read. Default `tagcall` (the `<tool>` protocol); `auto`
+   * reads every dialect, each block by its opening tag. Dialects other than `tagcall` are
+   * read a whole block at a time: their calls are told at the block's end, without deltas.
+   */
+  dialect?: Dialect | 'auto';
+  /** Tool names, for the `cline` dialect (and `auto`): `<name>` at a line start opens a call. */
+  toolNames?: readonly string[];
 }
 
 export const PARSER_DEFAULTS = {
@@ -56,6 +65,8 @@ enum Top {
   Bracket = 2,
   ThinkTag = 3,
   Call = 4,
+  /** Inside another dialect's block, gathered whole until its closing tag. */
+  Block = 5,
 }
 
 const TOOL_OPEN = '<tool>';
@@ -82,6 +93,9 @@ export function createParser(options: ParserOptions): Parser {
   const prefilled = options.prefilledThinking ?? PARSER_DEFAULTS.prefilledThinking;
   const generateId = options.generateId ?? PARSER_DEFAULTS.generateId;
   const matcher = createBracketMatcher(maxHold);
+  const dialect = options.dialect ?? 'tagcall';
+  const readsTool = dialect === 'tagcall' || dialect === 'auto';
+  const readers = blockReaders(dialect, options.toolNames ?? []);
   const callParser = createCallParser(
     { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
     emit,
@@ -114,6 +128,10 @@ export function createParser(options: ParserOptions): Parser {
   /** Where in `buf` raw text not yet in `rawPieces` starts, or -1 for `pos`. */
   let rawUnpushedFrom = -1;
   let callCount = 0;
+
+  let block: BlockReader | null = null;
+  let blockStart = 0;
+  let blockPieces = createPieces();
 
   // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
   // the start can still turn into one thinking block.
@@ -226,6 +244,98 @@ export function createParser(options: ParserOptions): Parser {
     state = Top.MidLine;
   }
 
+  function beginBlock(at: number, reader: BlockReader): void {
+    flushText(at);
+    decideNotPrefilled();
+    block = reader;
+    blockStart = offset + at;
+    blockPieces = createPieces();
+    pos = at;
+    state = Top.Block;
+  }
+
+  /** A dialect block that is no call: the error, then its text back into the output. */
+  function failBlock(code: ParseErrorCode, message: string, at: number): void {
+    const raw = joinPieces(blockPieces);
+    emit({ type: 'error', code, message, offset: at });
+    emit({ type: 'text', text: raw });
+    blockPieces = createPieces();
+    state = Top.MidLine;
+  }
+
+  /** Gathers a dialect block up to its closing tag, then reads its calls. */
+  function stepBlock(final: boolean): boolean {
+    const reader = block as BlockReader;
+    const close = reader.close;
+    // The block may be at most maxCallBytes long, measured from its start: chunk-independent.
+    const capEnd = blockStart + maxCallBytes - offset;
+    const found = buf.indexOf(close, pos);
+    if (found !== -1 && found + close.length <= capEnd) {
+      pushPiece(blockPieces, buf.slice(pos, found + close.length));
+      pos = found + close.length;
+      readBlock(reader);
+      return true;
+    }
+    if (found !== -1 || buf.length >= capEnd) {
+      pushPiece(blockPieces, buf.slice(pos, capEnd));
+      pos = capEnd;
+      failBlock(
+        'max-call-bytes-exceeded',
+        `the ${reader.open} block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
+        blockStart + maxCallBytes,
+      );
+      return true;
+    }
+    if (final) {
+      pushPiece(blockPieces, buf.slice(pos));
+      pos = buf.length;
+      failBlock(
+        'incomplete-tool-call',
+        `the ${reader.open} block was not closed with ${close} before the input ended`,
+        blockStart,
+      );
+      return true;
+    }
+    // Keep a partial closing tag at the end for the next chunk.
+    const keep = partialSuffixStart(buf, pos, close);
+    if (keep > pos) pushPiece(blockPieces, buf.slice(pos, keep));
+    pos = keep;
+    return false;
+  }
+
+  function readBlock(reader: BlockReader): void {
+    const raw = joinPieces(blockPieces);
+    blockPieces = createPieces();
+    const result = reader.read(raw);
+    if (!result.ok) {
+      blockPieces = createPieces();
+      pushPiece(blockPieces, raw);
+      failBlock(result.code, result.message, blockStart + result.position);
+      return;
+    }
+    let from = 0;
+    for (const call of result.calls) {
+      const id = generateId(callCount++);
+      emit({ type: 'tool-start', id, offset: blockStart + from });
+      emit({ type: 'tool-name', id, serverName: call.serverName, toolName: call.toolName });
+      emit({
+        type: 'tool-end',
+        call: {
+          id,
+          serverName: call.serverName,
+          toolName: call.toolName,
+          arguments: call.arguments,
+          format: result.format,
+          raw: raw.slice(from, call.end),
+          start: blockStart + from,
+          end: blockStart + call.end,
+        },
+      });
+      from = call.end;
+    }
+    state = Top.MidLine;
+  }
+
   /** Advances the call parser; returns false when it waits for input. */
   function stepCall(final: boolean): boolean {
     const parser = callParser;
@@ -308,10 +418,22 @@ export function createParser(options: ParserOptions): Parser {
       return true;
     }
     if (c === Char.Lt) {
-      const tool = startsWithAt(buf, i, TOOL_OPEN);
+      const tool = readsTool ? startsWithAt(buf, i, TOOL_OPEN) : false;
       if (tool === true && (!inFence || fenceCallable)) {
         beginCall(i);
         return true;
+      }
+      if (!inFence || fenceCallable) {
+        let waiting = false;
+        for (const reader of readers) {
+          const opens = startsWithAt(buf, i, reader.open);
+          if (opens === true) {
+            beginBlock(i, reader);
+            return true;
+          }
+          if (opens === null) waiting = true;
+        }
+        if (waiting && !final) return false;
       }
       if (!inFence) {
         const think = startsWithAt(buf, i, THINK_OPEN);
@@ -478,6 +600,9 @@ export function createParser(options: ParserOptions): Parser {
         case Top.Call:
           going = stepCall(final);
           break;
+        case Top.Block:
+          going = stepBlock(final);
+          break;
       }
     }
     flushText(pos);
@@ -510,6 +635,8 @@ export function createParser(options: ParserOptions): Parser {
     rawPieces = createPieces();
     rawLength = 0;
     callCount = 0;
+    block = null;
+    blockPieces = createPieces();
     undecided = false;
     queue = [];
     startChunks = [];

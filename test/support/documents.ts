@@ -143,3 +143,36 @@ export const proseLinesArbitrary = fc
     { maxLength: 40 },
   )
   .map((parts) => parts.join(''));
+
+/** The soup with the other dialects' delimiters in it, for `dialect: 'auto'`. */
+export const dialectSoupArbitrary = fc
+  .array(
+    fc.constantFrom(
+      '<function_calls>',
+      '</function_calls>',
+      '<invoke name="a">',
+      '</invoke>',
+      '<parameter name="p">',
+      '</parameter>',
+      '<tool_call>',
+      '</tool_call>',
+      '<function=a>',
+      '</function>',
+      '<parameter=p>',
+      '<read_file>',
+      '</read_file>',
+      '<path>',
+      '</path>',
+      '{"name": "a", "arguments": {}}',
+      '<tool>',
+      '</tool>',
+      '\n',
+      ' ',
+      '```',
+      'x',
+      '<',
+      '{',
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(''));

@@ -1,0 +1,41 @@
+import type { CallFormat, ParseErrorCode, ToolArguments } from '../events.js';
+
+/** One call read from a dialect's block; `end` is where its text ends in the block. */
+export interface BlockCall {
+  serverName: string;
+  toolName: string;
+  arguments: ToolArguments;
+  end: number;
+}
+
+export type BlockResult =
+  | { ok: true; format: CallFormat; calls: BlockCall[] }
+  | { ok: false; code: ParseErrorCode; message: string; position: number };
+
+/**
+ * A dialect's block: it opens with `open` at a line start and ends at the first `close`;
+ * `read` turns the whole block (both tags included) into calls, or says why it cannot.
+ */
+export interface BlockReader {
+  open: string;
+  close: string;
+  read(block: string): BlockResult;
+}
+
+export const failure = (code: ParseErrorCode, message: string, position: number): BlockResult => ({
+  ok: false,
+  code,
+  message,
+  position,
+});
+
+/** Drops one newline right after the opening tag and one right before the closing one. */
+export function stripOuterNewlines(value: string): string {
+  let start = 0;
+  let end = value.length;
+  if (value.startsWith('\r\n')) start = 2;
+  else if (value.startsWith('\n')) start = 1;
+  if (value.endsWith('\r\n') && end - 2 >= start) end -= 2;
+  else if (value.endsWith('\n') && end - 1 >= start) end -= 1;
+  return value.slice(start, end);
+}

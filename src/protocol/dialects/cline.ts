@@ -1,0 +1,52 @@
+import { createObject } from '../arguments-tree.js';
+import { readTag, type Tag, TagKind } from '../tag.js';
+import { type BlockReader, failure, stripOuterNewlines } from './block.js';
+
+/** Parameters whose text is kept as written but for one newline at each end, as Cline does. */
+const VERBATIM = new Set(['content', 'diff']);
+
+/**
+ * Cline's (and Roo Code's) form: the tool's own name as the tag, each parameter a child,
+ * `<write_to_file><path>a.txt</path><content>…</content></write_to_file>`. Values are taken as
+ * written up to the parameter's first closing tag; they are trimmed, except `content` and
+ * `diff`, which lose only one newline at each end.
+ */
+export function clineReader(toolName: string): BlockReader {
+  const open = `<${toolName}>`;
+  const close = `</${toolName}>`;
+  return {
+    open,
+    close,
+    read(block) {
+      const args = createObject();
+      const bodyEnd = block.length - close.length;
+      const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+      let at = open.length;
+      while (at < bodyEnd) {
+        const lt = block.indexOf('<', at);
+        if (lt === -1 || lt >= bodyEnd) break;
+        readTag(block, lt, true, tag);
+        if (tag.kind !== TagKind.Open) {
+          at = lt + 1;
+          continue;
+        }
+        const valueStart = lt + tag.length;
+        const end = block.indexOf(`</${tag.name}>`, valueStart);
+        if (end === -1 || end > bodyEnd)
+          return failure(
+            'incomplete-tool-call',
+            `<${tag.name}> was not closed with </${tag.name}>`,
+            lt,
+          );
+        const value = block.slice(valueStart, end);
+        args[tag.name] = VERBATIM.has(tag.name) ? stripOuterNewlines(value) : value.trim();
+        at = end + tag.name.length + 3;
+      }
+      return {
+        ok: true,
+        format: 'cline',
+        calls: [{ serverName: 'local', toolName, arguments: args, end: block.length }],
+      };
+    },
+  };
+}

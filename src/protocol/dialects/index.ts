@@ -1,0 +1,55 @@
+import { anthropicXml } from './anthropic-xml.js';
+import type { BlockReader } from './block.js';
+import { clineReader } from './cline.js';
+import { hermes } from './hermes.js';
+import { qwen3Coder } from './qwen3-coder.js';
+
+export type { BlockCall, BlockReader, BlockResult } from './block.js';
+
+/** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
+export type Dialect = 'tagcall' | 'anthropic-xml' | 'qwen3-coder' | 'hermes' | 'cline';
+export const DIALECTS: readonly Dialect[] = [
+  'tagcall',
+  'anthropic-xml',
+  'qwen3-coder',
+  'hermes',
+  'cline',
+];
+
+/** `<tool_call>` in 'auto': Qwen3-Coder when it holds `<function=`, Hermes' JSON otherwise. */
+const toolCallAuto: BlockReader = {
+  open: '<tool_call>',
+  close: '</tool_call>',
+  read(block) {
+    const body = block.slice('<tool_call>'.length).trimStart();
+    return body.startsWith('<function') ? qwen3Coder.read(block) : hermes.read(block);
+  },
+};
+
+/**
+ * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
+ * itself, streaming). `auto` reads every dialect, each block by its own opening tag; Cline's
+ * tags need the tool names.
+ */
+export function blockReaders(
+  dialect: Dialect | 'auto',
+  toolNames: readonly string[],
+): BlockReader[] {
+  const cline = toolNames
+    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && name !== 'tool')
+    .map(clineReader);
+  switch (dialect) {
+    case 'tagcall':
+      return [];
+    case 'anthropic-xml':
+      return [anthropicXml];
+    case 'qwen3-coder':
+      return [qwen3Coder];
+    case 'hermes':
+      return [hermes];
+    case 'cline':
+      return cline;
+    case 'auto':
+      return [anthropicXml, toolCallAuto, ...cline];
+  }
+}

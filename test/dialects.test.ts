@@ -1,0 +1,101 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Dialect, type ParseOptions, parse, type ToolArguments } from '../src/index.js';
+import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { renderInDialect } from './support/dialect-render.js';
+
+const DIALECTS_DIR = fileURLToPath(new URL('../fixtures/dialects/', import.meta.url));
+
+function fixtures() {
+  return readdirSync(DIALECTS_DIR).flatMap((dialect) => {
+    const dir = join(DIALECTS_DIR, dialect);
+    const toolsFile = join(dir, 'tools.json');
+    const options: ParseOptions = {
+      dialect: dialect as Dialect | 'auto',
+      ...(existsSync(toolsFile) && { toolNames: JSON.parse(readFileSync(toolsFile, 'utf8')) }),
+    };
+    return readdirSync(dir)
+      .filter((file) => file.endsWith('.txt'))
+      .sort()
+      .map((file) => ({
+        name: `${dialect}/${file.slice(0, -4)}`,
+        expected: join(dir, `${file.slice(0, -4)}.expected.json`),
+        text: readFileSync(join(dir, file), 'utf8'),
+        options,
+      }));
+  });
+}
+
+describe('dialect fixtures parse as their .expected.json says', () => {
+  for (const fixture of fixtures()) {
+    it(fixture.name, async () => {
+      const result = parse(fixture.text, fixture.options);
+      await expect(`${JSON.stringify(result, null, 2)}\n`).toMatchFileSnapshot(fixture.expected);
+    });
+  }
+});
+
+describe('dialects are chunk-invariant', () => {
+  for (const fixture of fixtures()) {
+    it(`${fixture.name}: 300 random chunkings and one character a chunk`, () => {
+      const whole = parse(fixture.text, fixture.options);
+      expect(feedChunks([...fixture.text], fixture.options).result).toEqual(whole);
+      fc.assert(
+        fc.property(cutsArbitrary, (cuts) => {
+          expect(feedChunks(splitAt(fixture.text, cuts), fixture.options).result).toEqual(whole);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+const value = fc
+  .string({ unit: 'grapheme', maxLength: 20 })
+  .filter((s) => s.trim() === s && s !== '');
+const argsArbitrary = fc.dictionary(fc.constantFrom('path', 'query', 'content', 'mode'), value, {
+  minKeys: 1,
+  maxKeys: 3,
+}) as fc.Arbitrary<ToolArguments>;
+const prose = fc.constantFrom('', 'Let me do that.\n', 'Sure < sure & done.\n', '[plan it]\n');
+
+describe('generated replies in each dialect: the calls come back, nothing is lost', () => {
+  for (const dialect of ['anthropic-xml', 'qwen3-coder', 'hermes', 'cline'] as const) {
+    it(dialect, () => {
+      const options: ParseOptions = { dialect, toolNames: ['read_file', 'write_to_file'] };
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(prose, fc.constantFrom('read_file', 'write_to_file'), argsArbitrary), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          cutsArbitrary,
+          (parts, cuts) => {
+            const text = parts
+              .map(([before, tool, args]) => `${before}${renderInDialect(dialect, tool, args)}\n`)
+              .join('');
+            const { result, events } = feedChunks(splitAt(text, cuts), options);
+            expect(result.errors).toEqual([]);
+            expect(result.calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual(
+              parts.map(([, tool, args]) => [dialect, tool, { ...args }]),
+            );
+            // Every character is text, thinking or a call's raw text, in order.
+            let rebuilt = '';
+            for (const e of events) {
+              if (e.type === 'text') rebuilt += e.text;
+              if (e.type === 'tool-end') rebuilt += e.call.raw;
+              if (e.type === 'thinking-start' && e.format === 'bracket') rebuilt += '[';
+              if (e.type === 'thinking-delta') rebuilt += e.text;
+              if (e.type === 'thinking-end') rebuilt += ']';
+            }
+            expect(rebuilt).toBe(text);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
+});

@@ -1,0 +1,20 @@
+import type { Dialect, ToolArguments } from '../../src/index.js';
+
+/** A call written the way each model family writes it (string arguments only). */
+export function renderInDialect(
+  dialect: Exclude<Dialect, 'tagcall'>,
+  tool: string,
+  args: ToolArguments,
+): string {
+  const entries = Object.entries(args) as Array<[string, string]>;
+  switch (dialect) {
+    case 'anthropic-xml':
+      return `<function_calls>\n<invoke name="${tool}">\n${entries.map(([k, v]) => `<parameter name="${k}">${v}</parameter>\n`).join('')}</invoke>\n</function_calls>`;
+    case 'qwen3-coder':
+      return `<tool_call>\n<function=${tool}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
+    case 'hermes':
+      return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
+    case 'cline':
+      return `<${tool}>\n${entries.map(([k, v]) => `<${k}>${v}</${k}>\n`).join('')}</${tool}>`;
+  }
+}
