@@ -194,4 +194,22 @@ describe('tagcallMiddleware (AI SDK 6)', () => {
     const steps = await result.steps;
     expect(steps[0].toolResults[0]).toMatchObject({ toolName: 'weather', output: 'sunny in Lyon' });
   });
+
+  it("with dialect 'auto' also reads a model's native Hermes calls", async () => {
+    const hermesReply =
+      '<tool_call>\n{"name": "weather", "arguments": {"city": "Oslo", "days": "2"}}\n</tool_call>\n';
+    const model = wrapLanguageModel({
+      model: new MockLanguageModelV3({ doGenerate: generated(hermesReply) }),
+      middleware: tagcallMiddleware({ dialect: 'auto' }),
+    });
+    const result = await model.doGenerate({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] }],
+      tools: [{ type: 'function', name: 'weather', inputSchema: weatherSchema }],
+    });
+    expect(result.content.find((p) => p.type === 'tool-call')).toMatchObject({
+      toolName: 'weather',
+      input: '{"city":"Oslo","days":2}',
+    });
+    expect(result.finishReason.unified).toBe('tool-calls');
+  });
 });

@@ -10,13 +10,22 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
 import { renderToolResult } from '../messages/index.js';
-import { type ParserOptions, renderCall, type ToolArguments } from '../protocol/index.js';
+import {
+  type Dialect,
+  type ParserOptions,
+  renderCall,
+  type ToolArguments,
+} from '../protocol/index.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
 import { createNativeCalls, type NativeEvent, type NativeTool } from './native-calls.js';
 
 export interface TagcallMiddlewareOptions {
-  /** The written form of calls. Only the tagcall protocol (`<tool>…</tool>`) for now. */
-  dialect?: 'tagcall';
+  /**
+   * Which written forms of calls are read. The prompt teaches the `<tool>` protocol either
+   * way; `auto` also reads a model's native habit (Hermes `<tool_call>` JSON, Qwen3-Coder,
+   * Anthropic XML, Cline-style tool tags). Default `tagcall`.
+   */
+  dialect?: Dialect | 'auto';
   /** Split `[thinking]` and `<think>` out as reasoning (default); false drops them. */
   thinking?: boolean;
   /** Parser options; `prefilledThinking` defaults to `'never'` so text streams at once. */
@@ -124,11 +133,19 @@ export function tagcallMiddleware(
   // transformParams takes the tools out of the call; wrapGenerate and wrapStream receive the
   // transformed params and still need the schemas (to coerce arguments): kept here by call.
   const toolsByCall = new WeakMap<LanguageModelV3CallOptions, NativeTool[]>();
-  const nativeOptions = (params: LanguageModelV3CallOptions) => ({
-    tools: toolsByCall.get(params) ?? toolsOf(params),
-    reasoning: options.thinking ?? true,
-    parser: { prefilledThinking: 'never' as const, ...options.parser },
-  });
+  const nativeOptions = (params: LanguageModelV3CallOptions) => {
+    const tools = toolsByCall.get(params) ?? toolsOf(params);
+    return {
+      tools,
+      reasoning: options.thinking ?? true,
+      parser: {
+        prefilledThinking: 'never' as const,
+        dialect: options.dialect ?? 'tagcall',
+        toolNames: tools.map((t) => t.name),
+        ...options.parser,
+      },
+    };
+  };
   return {
     specificationVersion: 'v3',
 
