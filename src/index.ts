@@ -6,3 +6,4 @@ export * from './messages/index.js';
 export * from './protocol/index.js';
 export * from './server/index.js';
 export * from './tools/index.js';
+export * from './transcripts/index.js';

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { PARSER_DEFAULTS, type PrefilledThinking } from '../index.js';
+import { DIALECTS, PARSER_DEFAULTS, type PrefilledThinking, TRANSCRIPT_FORMATS } from '../index.js';
 import { runDemo } from './demo-command.js';
 import { runGrammar } from './grammar-command.js';
+import { mine } from './mine.js';
 import { OUTPUT_FORMATS, type OutputFormat, runParse } from './parse-command.js';
 import { clientFromFlags, loadToolsModule, readMcpConfig, runSession } from './run-command.js';
 import { runServe } from './serve-command.js';
+import { formatStats, statsJson } from './stats-command.js';
 
 const USAGE = `Usage: tagcall <command> [options]
 
 Commands:
-  parse [FILE…|-]   read model output and print its text, thinking and tool calls
+  parse [PATH…|-]   read model output or transcripts and print the tool calls in them
+  stats [PATH…|-]   count calls, malformed calls, thinking and sizes in model output or logs
   run "TASK"        run an agent against an OpenAI-compatible model server
   demo              a whole session against a bundled replay model (what npm start runs)
   grammar           a GBNF or Lark grammar of valid calls, for constrained decoding
@@ -19,19 +23,45 @@ Commands:
 tagcall <command> --help shows a command's options.
 `;
 
-const PARSE_USAGE = `Usage: tagcall parse [FILE…|-] [options]
+const MINING_OPTIONS = `  --dialect D           tagcall (default), anthropic-xml, qwen3-coder, hermes, cline, or auto
+  --tool-names A,B      tool names, for the cline dialect (and auto)
+  --input F             how files are read: text, openai, anthropic, audit-log
+                        (default: told from each file's content)
+  --glob PATTERN        files of a directory to read, e.g. '**/*.jsonl' (default: all)
+  --jobs N              worker threads across files (default: the number of cores)
+  --no-progress         no progress bar on stderr (it shows only on a terminal)`;
 
-Reads model output (plain text) and prints its text, thinking and tool calls.
-With no FILE, or with -, reads standard input.
+const PARSE_USAGE = `Usage: tagcall parse [PATH…|-] [options]
+
+Reads model output or transcripts and prints the tool calls in them. A PATH is a file or a
+directory (read recursively); with none, or with -, standard input.
 
 Options:
-  --format json|ndjson|pretty   json: one object per input (default)
-                                ndjson: one line per call, error and warning
+  --format json|ndjson|pretty   json: one object per file, read as one reply (the default for
+                                  one file or standard input)
+                                ndjson: one line per call, error, warning and quoted call,
+                                  with its source (the default otherwise); transcripts (OpenAI,
+                                  Anthropic, audit-log JSON or JSONL) are read message by
+                                  message, and only assistant messages make calls
                                 pretty: for people, colored on a terminal
+${MINING_OPTIONS}
   --prefilled-thinking auto|always|never
-                                whether the reply starts inside <think> (default auto)
+                                whether the reply starts inside <think> (json and pretty;
+                                default auto)
   --max-hold N                  most characters held undecided (default ${PARSER_DEFAULTS.maxHold})
   -h, --help                    this text
+`;
+
+const STATS_USAGE = `Usage: tagcall stats [PATH…|-] [options]
+
+Counts what is in model output or transcripts: calls per tool and per server, malformed calls
+by error code, deprecated JSON form, thinking share, average arguments size, the largest and
+slowest calls.
+
+Options:
+  --json                a JSON object instead of the table
+${MINING_OPTIONS}
+  -h, --help            this text
 `;
 
 const RUN_USAGE = `Usage: tagcall run "TASK" --base-url URL --model NAME [options]
@@ -154,6 +184,45 @@ function args(
   }
 }
 
+const MINING_FLAGS = {
+  dialect: { type: 'string' },
+  'tool-names': { type: 'string' },
+  input: { type: 'string' },
+  glob: { type: 'string' },
+  jobs: { type: 'string' },
+  'no-progress': { type: 'boolean' },
+} as const;
+
+/** The sources and scan settings both `parse` and `stats` take. */
+function miningSettings(values: Flags['values'], positionals: string[], usage: string) {
+  const sources = [...positionals];
+  if (sources.length === 0) {
+    if (process.stdin.isTTY)
+      throw new UsageError('no PATH given and standard input is a terminal', usage);
+    sources.push('-');
+  }
+  const toolNames = (values['tool-names'] as string | undefined)
+    ?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return {
+    sources,
+    glob: values.glob as string | undefined,
+    jobs: positiveInteger(values.jobs as string | undefined, '--jobs', usage),
+    progress: values['no-progress'] !== true,
+    scan: {
+      dialect: oneOf(
+        values.dialect as string | undefined,
+        [...DIALECTS, 'auto'] as const,
+        '--dialect',
+        usage,
+      ),
+      toolNames,
+      input: oneOf(values.input as string | undefined, TRANSCRIPT_FORMATS, '--input', usage),
+    },
+  };
+}
+
 async function parseCommand(argv: string[]): Promise<number> {
   const { values, positionals } = args(
     argv,
@@ -161,6 +230,7 @@ async function parseCommand(argv: string[]): Promise<number> {
       format: { type: 'string' },
       'prefilled-thinking': { type: 'string' },
       'max-hold': { type: 'string' },
+      ...MINING_FLAGS,
     },
     PARSE_USAGE,
   );
@@ -168,8 +238,33 @@ async function parseCommand(argv: string[]): Promise<number> {
     process.stdout.write(PARSE_USAGE);
     return 0;
   }
+  const settings = miningSettings(values, positionals, PARSE_USAGE);
+  const single =
+    settings.sources.length === 1 &&
+    (settings.sources[0] === '-' ||
+      !(await stat(settings.sources[0]).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )));
   const format =
-    oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format', PARSE_USAGE) ?? 'json';
+    oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format', PARSE_USAGE) ??
+    (single ? 'json' : 'ndjson');
+  if (format === 'ndjson') {
+    await mine({ ...settings, mode: 'ndjson' }, process.stdout);
+    return 0;
+  }
+  for (const source of settings.sources)
+    if (
+      source !== '-' &&
+      (await stat(source).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      throw new UsageError(
+        `--format ${format} reads one reply per file; use ndjson for a directory`,
+        PARSE_USAGE,
+      );
   const prefilledThinking = oneOf<PrefilledThinking>(
     values['prefilled-thinking'] as string | undefined,
     ['auto', 'always', 'never'],
@@ -181,13 +276,37 @@ async function parseCommand(argv: string[]): Promise<number> {
     '--max-hold',
     PARSE_USAGE,
   );
-  const sources = [...positionals];
-  if (sources.length === 0) {
-    if (process.stdin.isTTY)
-      throw new UsageError('no FILE given and standard input is a terminal', PARSE_USAGE);
-    sources.push('-');
+  await runParse(
+    settings.sources,
+    format as Exclude<OutputFormat, 'ndjson'>,
+    {
+      prefilledThinking,
+      maxHold,
+      dialect: settings.scan.dialect,
+      toolNames: settings.scan.toolNames,
+    },
+    process.stdout,
+  );
+  return 0;
+}
+
+async function statsCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = args(
+    argv,
+    { json: { type: 'boolean' }, ...MINING_FLAGS },
+    STATS_USAGE,
+  );
+  if (values.help) {
+    process.stdout.write(STATS_USAGE);
+    return 0;
   }
-  await runParse(sources, format as OutputFormat, { prefilledThinking, maxHold }, process.stdout);
+  const stats = await mine(
+    { ...miningSettings(values, positionals, STATS_USAGE), mode: 'stats' },
+    process.stdout,
+  );
+  process.stdout.write(
+    values.json === true ? `${JSON.stringify(statsJson(stats), null, 2)}\n` : formatStats(stats),
+  );
   return 0;
 }
 
@@ -343,6 +462,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'parse':
       return parseCommand(rest);
+    case 'stats':
+      return statsCommand(rest);
     case 'run':
       return runCommand(rest);
     case 'demo':

@@ -21,27 +21,6 @@ export function toJsonShape(result: ParseResult) {
   };
 }
 
-/** NDJSON: one record per call, error and warning, each naming its source. */
-function* ndjsonRecords(source: string, result: ParseResult) {
-  for (const call of result.calls) {
-    yield {
-      type: 'call',
-      source,
-      id: call.id,
-      server_name: call.serverName,
-      tool_name: call.toolName,
-      arguments: call.arguments,
-      format: call.format,
-      start: call.start,
-      end: call.end,
-    };
-  }
-  for (const e of result.errors)
-    yield { type: 'error', source, code: e.code, message: e.message, offset: e.offset };
-  for (const w of result.warnings)
-    yield { type: 'warning', source, code: w.code, message: w.message, offset: w.offset };
-}
-
 async function parseSource(source: string, options: ParseOptions): Promise<ParseResult> {
   const fold = createFold();
   const parser = createParser({ ...options, onEvent: fold.add });
@@ -50,10 +29,10 @@ async function parseSource(source: string, options: ParseOptions): Promise<Parse
   return fold.result();
 }
 
-/** Parses each source in turn and writes it in `format` to `out`. */
+/** Parses each source in turn as one reply and writes it in `format` (json or pretty) to `out`. */
 export async function runParse(
   sources: readonly string[],
-  format: OutputFormat,
+  format: Exclude<OutputFormat, 'ndjson'>,
   options: ParseOptions,
   out: NodeJS.WriteStream,
 ): Promise<void> {
@@ -62,7 +41,6 @@ export async function runParse(
     const result = await parseSource(source, options);
     const name = source === '-' ? '<stdin>' : source;
     if (format === 'json') out.write(`${JSON.stringify(toJsonShape(result), null, 2)}\n`);
-    else if (format === 'pretty') out.write(formatPretty(name, result, color));
-    else for (const record of ndjsonRecords(name, result)) out.write(`${JSON.stringify(record)}\n`);
+    else out.write(formatPretty(name, result, color));
   }
 }

@@ -1,0 +1,244 @@
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join, relative } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import picomatch from 'picomatch';
+import {
+  addAssistant,
+  addFinding,
+  createStats,
+  type Finding,
+  mergeStats,
+  type ScanOptions,
+  type ScanSink,
+  scanTranscript,
+  type TranscriptStats,
+} from '../index.js';
+import { createProgress } from './progress.js';
+
+export interface MineSettings {
+  sources: readonly string[];
+  /** Which files of a directory are read (picomatch, relative to it). Default: all. */
+  glob?: string;
+  /** Worker threads across files. Default: the number of cores. */
+  jobs?: number;
+  scan: ScanOptions;
+  /** `ndjson`: a line per finding on `out`; `stats`: only the totals, returned. */
+  mode: 'ndjson' | 'stats';
+  /** A progress bar on stderr (when it is a terminal). */
+  progress: boolean;
+}
+
+export interface InputFile {
+  path: string;
+  size: number;
+}
+
+/** Files to read: given files as they are, directories walked (sorted) and filtered by `glob`. */
+export async function collectFiles(
+  sources: readonly string[],
+  glob?: string,
+): Promise<InputFile[]> {
+  const matches = glob === undefined ? () => true : picomatch(glob, { dot: true });
+  const files: InputFile[] = [];
+  async function walk(root: string, dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(root, path);
+      else if (entry.isFile() && matches(relative(root, path)))
+        files.push({ path, size: (await stat(path)).size });
+    }
+  }
+  for (const source of sources) {
+    if (source === '-') {
+      files.push({ path: '-', size: 0 });
+      continue;
+    }
+    const info = await stat(source);
+    if (info.isDirectory()) await walk(source, source);
+    else files.push({ path: source, size: info.size });
+  }
+  return files;
+}
+
+/** One NDJSON record of `tagcall parse`, snake_case as the protocol writes names. */
+export function findingRecord(f: Finding): Record<string, unknown> {
+  const source = {
+    source: f.file === '-' ? '<stdin>' : f.file,
+    ...(f.line !== undefined && { line: f.line }),
+    ...(f.messageIndex !== undefined && { message_index: f.messageIndex }),
+    offset: f.offset,
+  };
+  switch (f.type) {
+    case 'call':
+      return {
+        type: 'call',
+        ...source,
+        id: f.id,
+        server_name: f.serverName,
+        tool_name: f.toolName,
+        arguments: f.arguments,
+        format: f.format,
+        chars: f.chars,
+        ...(f.durationMs !== undefined && { duration_ms: f.durationMs }),
+      };
+    case 'quoted':
+      return { type: 'quoted', ...source, tool_name: f.toolName, format: f.format };
+    default:
+      return { type: f.type, ...source, code: f.code, message: f.message };
+  }
+}
+
+/** Text chunks of a file or of standard input, counting the bytes read. */
+async function* readText(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
+  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  const decoder = new TextDecoder();
+  for await (const bytes of stream as AsyncIterable<Buffer>) {
+    onBytes(bytes.length);
+    const text = decoder.decode(bytes, { stream: true });
+    if (text !== '') yield text;
+  }
+  const tail = decoder.decode();
+  if (tail !== '') yield tail;
+}
+
+/**
+ * Scans one file. Findings go to `emit` (NDJSON lines, batched) or into `stats`; after each
+ * chunk `drain` is awaited, so a slow reader of the output slows the scan instead of
+ * filling memory.
+ */
+export async function scanFile(
+  file: InputFile,
+  options: ScanOptions,
+  mode: MineSettings['mode'],
+  stats: TranscriptStats,
+  emit: (lines: string) => Promise<void>,
+  onBytes: (n: number) => void,
+): Promise<void> {
+  let batch = '';
+  const sink: ScanSink =
+    mode === 'stats'
+      ? { finding: (f) => addFinding(stats, f), assistant: (t, k) => addAssistant(stats, t, k) }
+      : {
+          finding: (f) => {
+            batch += `${JSON.stringify(findingRecord(f))}\n`;
+          },
+          assistant: () => {},
+        };
+  async function* paced(): AsyncGenerator<string> {
+    for await (const chunk of readText(file.path, (n) => {
+      stats.bytes += n;
+      onBytes(n);
+    })) {
+      yield chunk;
+      if (batch.length > 0) {
+        const lines = batch;
+        batch = '';
+        await emit(lines);
+      }
+    }
+  }
+  stats.files++;
+  await scanTranscript(paced(), file.path, options, sink);
+  if (batch.length > 0) await emit(batch);
+}
+
+// Run from the sources (tests, `tsx`), the worker is TypeScript too: its entry is loaded
+// through tsx's API, since a worker's entry file comes before any inherited loader hook.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(FROM_SOURCE ? './scan-worker.ts' : './scan-worker.js', import.meta.url);
+const startWorker = (workerData: unknown) =>
+  FROM_SOURCE
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(WORKER_URL.href)}));`,
+        { eval: true, workerData },
+      )
+    : new Worker(WORKER_URL, { workerData });
+
+/** Messages between `mine` and its workers. */
+export type ToWorker = { type: 'file'; file: InputFile } | { type: 'ack' } | { type: 'stop' };
+export type FromWorker =
+  | { type: 'lines'; text: string }
+  | { type: 'bytes'; n: number }
+  | { type: 'idle'; stats: TranscriptStats | null }
+  | { type: 'failed'; path: string; message: string };
+
+/**
+ * Scans every source: in this thread with one job or one file, else across `jobs` worker
+ * threads, each taking the next file when it is done with one. Output order across files is
+ * then not fixed (every record names its source); within a file it is the file's order.
+ */
+export async function mine(
+  settings: MineSettings,
+  out: NodeJS.WritableStream,
+): Promise<TranscriptStats> {
+  const files = await collectFiles(settings.sources, settings.glob);
+  const total = createStats();
+  const progress = createProgress(
+    settings.progress,
+    files.reduce((n, f) => n + f.size, 0),
+  );
+  const write = async (text: string) => {
+    progress.found(text);
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  const jobs = Math.max(1, Math.min(settings.jobs ?? cpus().length, files.length));
+  const failures: string[] = [];
+  try {
+    if (jobs === 1) {
+      for (const file of files) {
+        const stats = createStats();
+        try {
+          await scanFile(file, settings.scan, settings.mode, stats, write, progress.read);
+        } catch (error) {
+          failures.push(`${file.path}: ${(error as Error).message}`);
+        }
+        progress.calls(stats.calls);
+        mergeStats(total, stats);
+      }
+    } else {
+      const queue = [...files];
+      await Promise.all(
+        Array.from({ length: jobs }, async () => {
+          const worker = startWorker({ options: settings.scan, mode: settings.mode });
+          const done = new Promise<void>((resolve, reject) => {
+            worker.on('message', (message: FromWorker) => {
+              if (message.type === 'lines')
+                write(message.text).then(
+                  () => worker.postMessage({ type: 'ack' } satisfies ToWorker),
+                  reject,
+                );
+              else if (message.type === 'bytes') progress.read(message.n);
+              else if (message.type === 'failed')
+                failures.push(`${message.path}: ${message.message}`);
+              else {
+                if (message.stats !== null) {
+                  progress.calls(message.stats.calls);
+                  mergeStats(total, message.stats);
+                }
+                const next = queue.shift();
+                worker.postMessage(
+                  (next === undefined
+                    ? { type: 'stop' }
+                    : { type: 'file', file: next }) satisfies ToWorker,
+                );
+                if (next === undefined) resolve();
+              }
+            });
+            worker.on('error', reject);
+          });
+          await done;
+          await worker.terminate();
+        }),
+      );
+    }
+  } finally {
+    progress.end();
+  }
+  if (failures.length > 0) throw new Error(`could not read ${failures.join('; ')}`);
+  return total;
+}

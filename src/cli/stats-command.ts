@@ -1,0 +1,59 @@
+import { summarizeStats, type TranscriptStats } from '../index.js';
+
+/** The stats as `--json` prints them: the counts and the rates derived from them. */
+export function statsJson(stats: TranscriptStats) {
+  return { ...stats, ...summarizeStats(stats) };
+}
+
+const table = (title: string, counts: Record<string, number>, total: number): string[] => {
+  const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  if (rows.length === 0) return [];
+  const width = Math.max(title.length, ...rows.map(([name]) => name.length));
+  return [
+    `${title.padEnd(width)}  ${'count'.padStart(9)}  share`,
+    ...rows.map(
+      ([name, n]) =>
+        `${name.padEnd(width)}  ${n.toLocaleString('en').padStart(9)}  ${total === 0 ? '' : `${((100 * n) / total).toFixed(1)}%`}`,
+    ),
+    '',
+  ];
+};
+
+const where = (c: TranscriptStats['largest'][number]) =>
+  `${c.location.file}${c.location.line !== undefined ? `:${c.location.line}` : ''}${c.location.messageIndex !== undefined ? ` message ${c.location.messageIndex}` : ''} @${c.location.offset}`;
+
+/** The stats as a table for people. */
+export function formatStats(stats: TranscriptStats): string {
+  const s = summarizeStats(stats);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const lines = [
+    `${stats.files.toLocaleString('en')} files, ${(stats.bytes / 1e6).toFixed(1)} MB`,
+    `${stats.calls.toLocaleString('en')} calls, ${s.malformedCalls.toLocaleString('en')} malformed (${pct(s.malformedRate)}), ${stats.quoted.toLocaleString('en')} quoted (in user messages or tool results, not counted as calls)`,
+    `deprecated JSON form: ${s.deprecatedJsonCalls.toLocaleString('en')} calls`,
+    `thinking share of assistant output: ${pct(s.thinkingShare)}`,
+    `average arguments size: ${s.averageArgumentChars.toFixed(0)} characters (as JSON)`,
+    '',
+    ...table('tool', stats.byTool, stats.calls),
+    ...table('server', stats.byServer, stats.calls),
+    ...table('format', stats.byFormat, stats.calls),
+    ...table('error', stats.errorsByCode, s.malformedCalls),
+    ...table(
+      'warning',
+      stats.warningsByCode,
+      Object.values(stats.warningsByCode).reduce((a, b) => a + b, 0),
+    ),
+  ];
+  if (stats.largest.length > 0) {
+    lines.push('largest calls:');
+    for (const c of stats.largest)
+      lines.push(`  ${c.chars.toLocaleString('en').padStart(9)} chars  ${c.toolName}  ${where(c)}`);
+    lines.push('');
+  }
+  if (stats.slowest.length > 0) {
+    lines.push('slowest calls:');
+    for (const c of stats.slowest)
+      lines.push(`  ${String(c.durationMs).padStart(9)} ms  ${c.toolName}  ${where(c)}`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}

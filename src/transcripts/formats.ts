@@ -1,0 +1,108 @@
+import {
+  type AnthropicMessage,
+  type AnthropicRequest,
+  fromAnthropic,
+  fromOpenAI,
+  type Message,
+  type OpenAIMessage,
+} from '../messages/index.js';
+
+/** How a transcript's records are written. `text`: the whole input is one model reply (or a log of them). */
+export type TranscriptFormat = 'text' | 'openai' | 'anthropic' | 'audit-log';
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'text',
+  'openai',
+  'anthropic',
+  'audit-log',
+];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'image',
+]);
+
+/** Anthropic's messages carry typed content blocks OpenAI's do not, and no system or tool role. */
+function looksAnthropic(messages: readonly unknown[]): boolean {
+  for (const m of messages) {
+    if (!isObject(m)) continue;
+    if (m.role === 'system' || m.role === 'tool' || m.role === 'developer' || 'tool_calls' in m)
+      return false;
+    if (
+      Array.isArray(m.content) &&
+      m.content.some((b) => isObject(b) && ANTHROPIC_BLOCKS.has(String(b.type)))
+    )
+      return true;
+  }
+  return false;
+}
+
+const isAuditEntry = (v: unknown): v is { message: Message } =>
+  isObject(v) &&
+  isObject(v.message) &&
+  Array.isArray(v.message.parts) &&
+  typeof v.timestamp === 'string';
+
+function fromMessages(messages: unknown[], format: TranscriptFormat, system?: unknown): Message[] {
+  if (format === 'anthropic')
+    return fromAnthropic({
+      ...(system !== undefined && { system: system as AnthropicRequest['system'] }),
+      messages: messages as AnthropicMessage[],
+    });
+  return fromOpenAI(messages as OpenAIMessage[]);
+}
+
+/**
+ * The messages in one JSON record of a transcript: a Chat Completions `messages` array,
+ * request body or response (`choices`); an Anthropic Messages request or response; an entry
+ * (or array of entries) of tagcall's audit log; or a single message. `format` forces how it
+ * is read; otherwise it is told from the shape. Null when the record holds no messages.
+ */
+export function recordMessages(
+  value: unknown,
+  format?: Exclude<TranscriptFormat, 'text'>,
+): { format: Exclude<TranscriptFormat, 'text'>; messages: Message[] } | null {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return null;
+    if (format === 'audit-log' || (format === undefined && value.every(isAuditEntry)))
+      return { format: 'audit-log', messages: value.filter(isAuditEntry).map((e) => e.message) };
+    const f = format ?? (looksAnthropic(value) ? 'anthropic' : 'openai');
+    return { format: f, messages: fromMessages(value, f) };
+  }
+  if (!isObject(value)) return null;
+  if (format === 'audit-log' || (format === undefined && isAuditEntry(value)))
+    return isAuditEntry(value) ? { format: 'audit-log', messages: [value.message] } : null;
+  if (Array.isArray(value.messages)) {
+    const f =
+      format ??
+      ((typeof value.system === 'string' || Array.isArray(value.system)) &&
+      !value.messages.some((m) => isObject(m) && m.role === 'system')
+        ? 'anthropic'
+        : looksAnthropic(value.messages)
+          ? 'anthropic'
+          : 'openai');
+    return {
+      format: f,
+      messages: fromMessages(value.messages, f, f === 'anthropic' ? value.system : undefined),
+    };
+  }
+  if (Array.isArray(value.choices)) {
+    const replies = value.choices
+      .filter(isObject)
+      .map((c) => c.message)
+      .filter(isObject);
+    return { format: 'openai', messages: fromOpenAI(replies as OpenAIMessage[]) };
+  }
+  if (typeof value.role === 'string') {
+    const f =
+      format ?? (looksAnthropic([value]) || value.type === 'message' ? 'anthropic' : 'openai');
+    return { format: f, messages: fromMessages([value], f) };
+  }
+  return null;
+}

@@ -1,0 +1,17 @@
+export { recordMessages, TRANSCRIPT_FORMATS, type TranscriptFormat } from './formats.js';
+export {
+  type Finding,
+  type Location,
+  type ScanOptions,
+  type ScanSink,
+  scanTranscript,
+} from './scan.js';
+export {
+  addAssistant,
+  addFinding,
+  createStats,
+  mergeStats,
+  type RankedCall,
+  summarizeStats,
+  type TranscriptStats,
+} from './stats.js';

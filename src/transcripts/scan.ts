@@ -1,0 +1,332 @@
+import type { Message } from '../messages/index.js';
+import {
+  type CallFormat,
+  createParser,
+  type Dialect,
+  type ParserEvent,
+  type ToolArguments,
+} from '../protocol/index.js';
+import { recordMessages, type TranscriptFormat } from './formats.js';
+
+export interface ScanOptions {
+  dialect?: Dialect | 'auto';
+  /** Tool names, for the `cline` dialect (and `auto`). */
+  toolNames?: readonly string[];
+  /** How records are read; default: told from the content (text, JSON or JSONL, and shape). */
+  input?: TranscriptFormat;
+  /** A JSON document (not JSONL) is read whole: larger ones are refused. Default 256 MiB. */
+  maxDocumentChars?: number;
+}
+
+/**
+ * Where a finding is. Text input: `line` and `offset` in the file. JSONL: `line` is the
+ * record's line, `messageIndex` the message's index in it, `offset` the place in that
+ * message's text. A JSON document: `messageIndex` and `offset`.
+ */
+export interface Location {
+  file: string;
+  line?: number;
+  messageIndex?: number;
+  offset: number;
+}
+
+export type Finding =
+  | (Location & {
+      type: 'call';
+      id: string;
+      serverName: string;
+      toolName: string;
+      arguments: ToolArguments;
+      /** `structured`: a call the log holds as data (native tool calls, tagcall's audit log). */
+      format: CallFormat | 'structured';
+      /** Size of the call as written (its raw text, or its arguments' JSON when structured). */
+      chars: number;
+      durationMs?: number;
+    })
+  | (Location & { type: 'error' | 'warning'; code: string; message: string })
+  /** A call inside a user message or a tool result: quoted, not made. */
+  | (Location & { type: 'quoted'; toolName: string; format: CallFormat });
+
+export interface ScanSink {
+  finding(finding: Finding): void;
+  /** Characters an assistant wrote, as text (calls included) and as thinking. */
+  assistant(textChars: number, thinkingChars: number): void;
+}
+
+const countLines = (s: string): number => {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+};
+
+/**
+ * Reads one transcript (a file or standard input, as text chunks) and tells what is in it:
+ * every call an assistant made, the malformed ones, the quoted ones, and how much was
+ * thinking. Streams: text and JSONL use memory for one line or one record at a time.
+ */
+export async function scanTranscript(
+  chunks: AsyncIterable<string>,
+  file: string,
+  options: ScanOptions,
+  sink: ScanSink,
+): Promise<void> {
+  // One parser for the whole scan, pointed at the text being read.
+  let where: Location = { file, offset: 0 };
+  let assistant = true;
+  let lines = 0;
+  let textChars = 0;
+  let thinkingChars = 0;
+  let callCount = 0;
+  const trackLines = () => where.line !== undefined && where.messageIndex === undefined;
+  const at = (offset: number): Location => ({
+    ...where,
+    ...(trackLines() && { line: (where.line ?? 1) + lines }),
+    offset: where.offset + offset,
+  });
+  const onEvent = (event: ParserEvent) => {
+    switch (event.type) {
+      case 'text':
+        textChars += event.text.length;
+        if (trackLines()) lines += countLines(event.text);
+        break;
+      case 'thinking-delta':
+        thinkingChars += event.text.length;
+        if (trackLines()) lines += countLines(event.text);
+        break;
+      case 'tool-end': {
+        const call = event.call;
+        if (assistant)
+          sink.finding({
+            ...at(call.start),
+            type: 'call',
+            id: `${file}#${callCount++}`,
+            serverName: call.serverName,
+            toolName: call.toolName,
+            arguments: call.arguments,
+            format: call.format,
+            chars: call.raw.length,
+          });
+        else
+          sink.finding({
+            ...at(call.start),
+            type: 'quoted',
+            toolName: call.toolName,
+            format: call.format,
+          });
+        textChars += call.raw.length;
+        if (trackLines()) lines += countLines(call.raw);
+        break;
+      }
+      case 'error':
+      case 'warning':
+        if (assistant)
+          sink.finding({
+            ...at(event.offset),
+            type: event.type,
+            code: event.code,
+            message: event.message,
+          });
+        break;
+      default:
+        break;
+    }
+  };
+  const parser = createParser({
+    onEvent,
+    dialect: options.dialect,
+    toolNames: options.toolNames,
+    prefilledThinking: 'never',
+  });
+  const flushAssistant = () => {
+    if (assistant && (textChars > 0 || thinkingChars > 0)) sink.assistant(textChars, thinkingChars);
+    textChars = 0;
+    thinkingChars = 0;
+  };
+  const scanText = (text: string, location: Location, byAssistant: boolean) => {
+    where = location;
+    assistant = byAssistant;
+    lines = 0;
+    parser.feed(text);
+    parser.end();
+    flushAssistant();
+  };
+
+  const scanMessage = (message: Message, location: Omit<Location, 'offset'>) => {
+    const byAssistant = message.role === 'assistant';
+    let offset = 0;
+    for (const part of message.parts) {
+      if (part.kind === 'text') {
+        scanText(part.text, { ...location, offset }, byAssistant);
+        offset += part.text.length;
+      } else if (part.kind === 'tool-result') {
+        scanText(part.output, { ...location, offset: 0 }, false);
+      } else if (part.kind === 'thinking' && byAssistant) {
+        sink.assistant(0, part.text.length);
+      } else if (part.kind === 'tool-call' && byAssistant) {
+        const json = JSON.stringify(part.arguments);
+        const duration =
+          part.startedAt !== undefined && part.endedAt !== undefined
+            ? Date.parse(part.endedAt) - Date.parse(part.startedAt)
+            : Number.NaN;
+        sink.finding({
+          ...location,
+          offset,
+          type: 'call',
+          id: part.id,
+          serverName: part.serverName,
+          toolName: part.toolName,
+          arguments: part.arguments,
+          format: 'structured',
+          chars: json.length,
+          ...(Number.isFinite(duration) && { durationMs: duration }),
+        });
+      }
+    }
+  };
+
+  const forced = options.input === 'text' ? undefined : options.input;
+  const scanRecord = (json: string, location: Omit<Location, 'offset'>) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch (error) {
+      sink.finding({
+        ...location,
+        offset: 0,
+        type: 'error',
+        code: 'invalid-record',
+        message: (error as Error).message,
+      });
+      return;
+    }
+    scanValue(value, location);
+  };
+  const scanValue = (value: unknown, location: Omit<Location, 'offset'>) => {
+    let record: ReturnType<typeof recordMessages>;
+    try {
+      record = recordMessages(value, forced);
+    } catch (error) {
+      record = null;
+      sink.finding({
+        ...location,
+        offset: 0,
+        type: 'error',
+        code: 'invalid-record',
+        message: (error as Error).message,
+      });
+      return;
+    }
+    if (record === null) {
+      sink.finding({
+        ...location,
+        offset: 0,
+        type: 'warning',
+        code: 'unrecognized-record',
+        message: 'the record holds no messages in a known format (OpenAI, Anthropic, audit log)',
+      });
+      return;
+    }
+    record.messages.forEach((message, i) => {
+      scanMessage(message, { ...location, messageIndex: i });
+    });
+  };
+
+  // Decide text, JSON or JSONL from the first line (or what precedes a megabyte of input).
+  const head: string[] = [];
+  let headLength = 0;
+  const iterator = chunks[Symbol.asyncIterator]();
+  let ended = false;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headLength += next.value.length;
+    if (next.value.includes('\n') || headLength > 1 << 20) break;
+  }
+  const start = head.join('');
+  const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
+  const first = start.trimStart()[0];
+  // A reply may begin with `[thinking]` or `{`: JSON needs a first line that parses (JSONL),
+  // or one that only opens a document (`{`, `[`, `{"`, `[{`).
+  let mode: 'text' | 'jsonl' | 'json' = 'text';
+  const opening = firstLine.trim();
+  if (options.input !== 'text' && (first === '{' || first === '[')) {
+    try {
+      JSON.parse(firstLine);
+      mode = 'jsonl';
+    } catch {
+      if (/^(\{|\[)\s*$|^\{\s*"|^\[\s*[{[]/.test(opening)) mode = 'json';
+    }
+  }
+  async function* rest(): AsyncGenerator<string> {
+    yield start;
+    if (!ended)
+      for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
+  }
+
+  if (mode === 'text') {
+    where = { file, line: 1, offset: 0 };
+    assistant = true;
+    lines = 0;
+    for await (const chunk of rest()) parser.feed(chunk);
+    parser.end();
+    flushAssistant();
+    return;
+  }
+  if (mode === 'json') {
+    const limit = options.maxDocumentChars ?? 256 * 1024 * 1024;
+    const pieces: string[] = [];
+    let length = 0;
+    for await (const chunk of rest()) {
+      length += chunk.length;
+      if (length > limit) {
+        sink.finding({
+          file,
+          offset: 0,
+          type: 'error',
+          code: 'document-too-large',
+          message: `a JSON document over ${limit} characters is not read whole; write it as JSONL (one record per line)`,
+        });
+        return;
+      }
+      pieces.push(chunk);
+    }
+    const text = pieces.join('');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // It only looked like JSON: it is a reply.
+      scanText(text, { file, line: 1, offset: 0 }, true);
+      return;
+    }
+    // An array of conversations is read one by one; anything else is one record.
+    const conversations =
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((v) => Array.isArray((v as { messages?: unknown })?.messages))
+        ? value
+        : [value];
+    for (const conversation of conversations) scanValue(conversation, { file });
+    return;
+  }
+  let line = 0;
+  let partial: string[] = [];
+  for await (const chunk of rest()) {
+    let from = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', from)) {
+      partial.push(chunk.slice(from, nl));
+      const text = partial.length === 1 ? partial[0] : partial.join('');
+      partial = [];
+      line++;
+      if (text.trim() !== '') scanRecord(text, { file, line });
+      from = nl + 1;
+    }
+    if (from < chunk.length) partial.push(chunk.slice(from));
+  }
+  const last = partial.join('');
+  if (last.trim() !== '') scanRecord(last, { file, line: line + 1 });
+}

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Finding, recordMessages, type ScanOptions, scanTranscript } from '../src/index.js';
+import { cutsArbitrary, splitAt } from './support/chunk.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = 'fixtures/transcripts';
+
+function tagcall(args: string[], input = '') {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const records = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const short = (r: Record<string, unknown>) =>
+  [
+    r.type,
+    String(r.source).replace(`${DIR}/`, ''),
+    r.line ?? null,
+    r.message_index ?? null,
+    r.offset,
+    r.tool_name ?? r.code,
+    r.format ?? null,
+  ].join(' ');
+
+async function scan(chunks: readonly string[], options: ScanOptions = {}) {
+  const findings: Finding[] = [];
+  let thinking = 0;
+  async function* source() {
+    yield* chunks;
+  }
+  await scanTranscript(source(), 'input', options, {
+    finding: (f) => findings.push(f),
+    assistant: (_text, k) => {
+      thinking += k;
+    },
+  });
+  return { findings, thinking };
+}
+
+describe('transcript formats', () => {
+  it('tells the record shapes apart', () => {
+    const openai = recordMessages({
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'assistant', content: 'a' },
+      ],
+    });
+    expect(openai?.format).toBe('openai');
+    const anthropic = recordMessages({
+      system: 's',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'u' }] }],
+    });
+    expect(anthropic?.format).toBe('anthropic');
+    expect(
+      recordMessages({ choices: [{ message: { role: 'assistant', content: 'x' } }] })?.messages[0]
+        .role,
+    ).toBe('assistant');
+    expect(
+      recordMessages({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'x' }] })
+        ?.format,
+    ).toBe('anthropic');
+    expect(
+      recordMessages({ id: 'e', timestamp: 't', message: { role: 'user', parts: [] } })?.format,
+    ).toBe('audit-log');
+    expect(recordMessages([{ role: 'user', content: 'hi' }])?.format).toBe('openai');
+    expect(recordMessages({ unrelated: true })).toBeNull();
+  });
+
+  it('finds each call with its source; quoted calls and structured ones are told apart', () => {
+    const { code, stdout } = tagcall(['parse', DIR, '--jobs', '1']);
+    expect(code).toBe(0);
+    expect(records(stdout).map(short)).toEqual([
+      'call anthropic-messages.jsonl 1 2 12 read_file xml',
+      'call anthropic-messages.jsonl 1 4 8 write_to_file xml',
+      'call anthropic-messages.jsonl 1 4 180 run_tests structured',
+      'call audit-log.jsonl 2 0 7 get-sum structured',
+      'call audit-log.jsonl 4 0 0 task_completion structured',
+      'call messages-array.json  1 6 task_completion xml',
+      'quoted openai-chat.jsonl 1 1 51 read_file xml',
+      'call openai-chat.jsonl 1 2 36 read_file xml',
+      'quoted openai-chat.jsonl 1 3 26 echo xml',
+      'call openai-chat.jsonl 1 4 15 list_files xml',
+      'call openai-chat.jsonl 1 4 139 read_file xml',
+      'error openai-chat.jsonl 2 1 8 incomplete-tool-call ',
+      'warning openai-chat.jsonl 3 1 7 deprecated-json-format ',
+      'call openai-chat.jsonl 3 1 0 read_file json',
+      'call openai-chat.jsonl 3 2 0 create_issue structured',
+      'call openai-response.json  0 33 get_weather xml',
+      'call reply.txt 3  33 list_files xml',
+      'call torn.jsonl 1 0 0 read_file xml',
+      'error torn.jsonl 2  0 invalid-record ',
+    ]);
+  });
+
+  it('gives the same records with worker threads (in another order across files)', () => {
+    const one = records(tagcall(['parse', DIR, '--jobs', '1']).stdout).map((r) =>
+      JSON.stringify(r),
+    );
+    const two = records(tagcall(['parse', DIR, '--jobs', '2']).stdout).map((r) =>
+      JSON.stringify(r),
+    );
+    expect([...two].sort()).toEqual([...one].sort());
+  });
+
+  it('reads JSONL from standard input, and --input forces the format', () => {
+    const text = readFileSync(`${ROOT}/${DIR}/openai-chat.jsonl`, 'utf8');
+    const piped = records(tagcall(['parse', '-', '--format', 'ndjson'], text).stdout);
+    expect(piped.filter((r) => r.type === 'call')).toHaveLength(5);
+    expect(piped[0].source).toBe('<stdin>');
+    // Read as plain text, the same file is lines of JSON: its calls are inside escaped strings,
+    // not at line starts, so there are none.
+    const asText = tagcall(['parse', '-', '--format', 'ndjson', '--input', 'text'], text);
+    expect(asText.code).toBe(0);
+    expect(asText.stdout).toBe('');
+  });
+
+  it('tagcall stats counts calls, malformed ones, quotes, thinking and the slowest calls', () => {
+    const { code, stdout } = tagcall(['stats', DIR, '--json']);
+    expect(code).toBe(0);
+    const stats = JSON.parse(stdout);
+    expect(stats).toMatchObject({
+      files: 8,
+      calls: 14,
+      quoted: 2,
+      errorsByCode: { 'incomplete-tool-call': 1, 'invalid-record': 1 },
+      byFormat: { xml: 9, json: 1, structured: 4 },
+      byServer: { local: 11, everything: 1, github: 1, weather: 1 },
+      deprecatedJsonCalls: 1,
+    });
+    expect(
+      stats.slowest.map((c: { toolName: string; durationMs: number }) => [
+        c.toolName,
+        c.durationMs,
+      ]),
+    ).toEqual([
+      ['get-sum', 250],
+      ['task_completion', 2],
+    ]);
+    expect(stats.thinkingShare).toBeGreaterThan(0);
+    expect(stats.malformedRate).toBeCloseTo(2 / 16);
+    const table = tagcall(['stats', DIR]).stdout;
+    expect(table).toContain('14 calls, 2 malformed (12.5%), 2 quoted');
+    expect(table).toMatch(/read_file\s+5\s+35\.7%/);
+  });
+
+  it('scans the same whatever the chunking (JSONL records split anywhere)', async () => {
+    const text =
+      readFileSync(`${ROOT}/${DIR}/openai-chat.jsonl`, 'utf8') +
+      readFileSync(`${ROOT}/${DIR}/anthropic-messages.jsonl`, 'utf8');
+    const whole = await scan([text]);
+    expect(whole.findings.filter((f) => f.type === 'call')).toHaveLength(8);
+    await fc.assert(
+      fc.asyncProperty(cutsArbitrary, async (cuts) => {
+        expect(await scan(splitAt(text, cuts))).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
