@@ -8,6 +8,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
 
 const [section, arg, flag] = process.argv.slice(2);
@@ -20,6 +21,7 @@ const sections: Record<string, () => unknown> = {
   'jsonl-load': () => runJsonlLoad(Number(arg)),
   'token-error': runTokenError,
   'proxy-load': runProxyLoad,
+  mining: runMining,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -174,6 +174,26 @@ log(
 );
 log();
 
+type Mining = typeof import('./mining.js') extends { runMining(): Promise<infer R> } ? R : never;
+const mining = child<Mining>('mining');
+log(
+  `## \`tagcall parse\` over a ${mining.mb} MB JSONL log (8 files, OpenAI request bodies, NDJSON out)`,
+);
+log();
+log('| run | seconds | MB/s | peak RSS MiB |');
+log('|---|---:|---:|---:|');
+log(
+  `| --jobs 1 | ${mining.jobs1.seconds.toFixed(1)} | ${mining.jobs1.mbps.toFixed(1)} | ${mining.jobs1.peakRssMiB.toFixed(0)} |`,
+);
+log(
+  `| --jobs 2 | ${mining.jobs2.seconds.toFixed(1)} | ${mining.jobs2.mbps.toFixed(1)} | ${mining.jobs2.peakRssMiB.toFixed(0)} |`,
+);
+log();
+log(
+  `Peak RSS with --jobs 1 over ${mining.small.mb} MB: ${mining.small.peakRssMiB.toFixed(0)} MiB; over ${mining.mb} MB: ${mining.jobs1.peakRssMiB.toFixed(0)} MiB.`,
+);
+log();
+
 const byName = (prefix: string, chunk: number) =>
   rows
     .filter((r) => r.name.startsWith(prefix) && r.chunk === chunk)
@@ -214,6 +234,11 @@ const targets: Array<[string, string, boolean]> = [
     pruning[2].ms / pruning[2].count <= (2 * pruning[0].ms) / pruning[0].count,
   ],
   [
+    'mining: peak RSS does not grow with input (large / small ≤ 1.5)',
+    `${(mining.jobs1.peakRssMiB / mining.small.peakRssMiB).toFixed(2)}`,
+    mining.jobs1.peakRssMiB <= 1.5 * mining.small.peakRssMiB,
+  ],
+  [
     'retained heap after the stream ≤ 1 MB',
     `${(memory.retainedBytes / 2 ** 10).toFixed(0)} KiB`,
     memory.retainedBytes <= 2 ** 20,
@@ -241,6 +266,7 @@ const raw = {
   load,
   tokenErrors,
   proxyLoad,
+  mining,
   when: new Date().toISOString(),
 };
 writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify(raw, null, 2)}\n`);

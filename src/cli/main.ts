@@ -250,7 +250,7 @@ async function parseCommand(argv: string[]): Promise<number> {
     oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format', PARSE_USAGE) ??
     (single ? 'json' : 'ndjson');
   if (format === 'ndjson') {
-    await mine({ ...settings, mode: 'ndjson' }, process.stdout);
+    await mine({ ...settings, mode: 'ndjson' });
     return 0;
   }
   for (const source of settings.sources)
@@ -300,10 +300,7 @@ async function statsCommand(argv: string[]): Promise<number> {
     process.stdout.write(STATS_USAGE);
     return 0;
   }
-  const stats = await mine(
-    { ...miningSettings(values, positionals, STATS_USAGE), mode: 'stats' },
-    process.stdout,
-  );
+  const stats = await mine({ ...miningSettings(values, positionals, STATS_USAGE), mode: 'stats' });
   process.stdout.write(
     values.json === true ? `${JSON.stringify(statsJson(stats), null, 2)}\n` : formatStats(stats),
   );

@@ -95,7 +95,7 @@ export function findingRecord(f: Finding): Record<string, unknown> {
 
 /** Text chunks of a file or of standard input, counting the bytes read. */
 async function* readText(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
-  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
   const decoder = new TextDecoder();
   for await (const bytes of stream as AsyncIterable<Buffer>) {
     onBytes(bytes.length);
@@ -106,33 +106,48 @@ async function* readText(path: string, onBytes: (n: number) => void): AsyncGener
   if (tail !== '') yield tail;
 }
 
+export interface Progress {
+  read(bytes: number): void;
+  calls(n: number): void;
+}
+
 /**
  * Scans one file. Findings go to `emit` (NDJSON lines, batched) or into `stats`; after each
- * chunk `drain` is awaited, so a slow reader of the output slows the scan instead of
- * filling memory.
+ * chunk `emit` is awaited, so a slow reader of the output slows the scan instead of filling
+ * memory.
  */
 export async function scanFile(
   file: InputFile,
   options: ScanOptions,
   mode: MineSettings['mode'],
   stats: TranscriptStats,
-  emit: (lines: string) => Promise<void>,
-  onBytes: (n: number) => void,
+  emit: (lines: string) => void | Promise<void>,
+  progress: Progress,
 ): Promise<void> {
   let batch = '';
   const sink: ScanSink =
     mode === 'stats'
-      ? { finding: (f) => addFinding(stats, f), assistant: (t, k) => addAssistant(stats, t, k) }
+      ? {
+          finding: (f) => {
+            addFinding(stats, f);
+            if (f.type === 'call') progress.calls(1);
+          },
+          assistant: (t, k) => addAssistant(stats, t, k),
+        }
       : {
           finding: (f) => {
             batch += `${JSON.stringify(findingRecord(f))}\n`;
+            if (f.type === 'call') {
+              stats.calls++;
+              progress.calls(1);
+            }
           },
           assistant: () => {},
         };
   async function* paced(): AsyncGenerator<string> {
     for await (const chunk of readText(file.path, (n) => {
       stats.bytes += n;
-      onBytes(n);
+      progress.read(n);
     })) {
       yield chunk;
       if (batch.length > 0) {
@@ -160,66 +175,69 @@ const startWorker = (workerData: unknown) =>
     : new Worker(WORKER_URL, { workerData });
 
 /** Messages between `mine` and its workers. */
-export type ToWorker = { type: 'file'; file: InputFile } | { type: 'ack' } | { type: 'stop' };
+export type ToWorker = { type: 'file'; file: InputFile } | { type: 'stop' };
 export type FromWorker =
-  | { type: 'lines'; text: string }
-  | { type: 'bytes'; n: number }
+  | { type: 'progress'; bytes: number; calls: number }
   | { type: 'idle'; stats: TranscriptStats | null }
   | { type: 'failed'; path: string; message: string };
 
+/** What a worker is started with: a lock shared by all, so lines reach standard output whole. */
+export interface WorkerSetup {
+  options: ScanOptions;
+  mode: MineSettings['mode'];
+  outputLock: SharedArrayBuffer;
+}
+
 /**
  * Scans every source: in this thread with one job or one file, else across `jobs` worker
- * threads, each taking the next file when it is done with one. Output order across files is
- * then not fixed (every record names its source); within a file it is the file's order.
+ * threads, each taking the next file when it is done with one. NDJSON goes to standard
+ * output; workers write it themselves, a batch of whole lines at a time under a shared lock,
+ * so the output order across files is not fixed (every record names its source) but within a
+ * file it is the file's order.
  */
-export async function mine(
-  settings: MineSettings,
-  out: NodeJS.WritableStream,
-): Promise<TranscriptStats> {
+export async function mine(settings: MineSettings): Promise<TranscriptStats> {
   const files = await collectFiles(settings.sources, settings.glob);
   const total = createStats();
   const progress = createProgress(
     settings.progress,
     files.reduce((n, f) => n + f.size, 0),
   );
-  const write = async (text: string) => {
-    progress.found(text);
-    if (!out.write(text)) await once(out, 'drain');
-  };
   const jobs = Math.max(1, Math.min(settings.jobs ?? cpus().length, files.length));
   const failures: string[] = [];
   try {
     if (jobs === 1) {
+      const out = process.stdout;
+      const write = async (text: string) => {
+        if (!out.write(text)) await once(out, 'drain');
+      };
       for (const file of files) {
         const stats = createStats();
         try {
-          await scanFile(file, settings.scan, settings.mode, stats, write, progress.read);
+          await scanFile(file, settings.scan, settings.mode, stats, write, progress);
         } catch (error) {
           failures.push(`${file.path}: ${(error as Error).message}`);
         }
-        progress.calls(stats.calls);
         mergeStats(total, stats);
       }
     } else {
       const queue = [...files];
+      const setup: WorkerSetup = {
+        options: settings.scan,
+        mode: settings.mode,
+        outputLock: new SharedArrayBuffer(4),
+      };
       await Promise.all(
         Array.from({ length: jobs }, async () => {
-          const worker = startWorker({ options: settings.scan, mode: settings.mode });
-          const done = new Promise<void>((resolve, reject) => {
+          const worker = startWorker(setup);
+          await new Promise<void>((resolve, reject) => {
             worker.on('message', (message: FromWorker) => {
-              if (message.type === 'lines')
-                write(message.text).then(
-                  () => worker.postMessage({ type: 'ack' } satisfies ToWorker),
-                  reject,
-                );
-              else if (message.type === 'bytes') progress.read(message.n);
-              else if (message.type === 'failed')
+              if (message.type === 'progress') {
+                progress.read(message.bytes);
+                progress.calls(message.calls);
+              } else if (message.type === 'failed') {
                 failures.push(`${message.path}: ${message.message}`);
-              else {
-                if (message.stats !== null) {
-                  progress.calls(message.stats.calls);
-                  mergeStats(total, message.stats);
-                }
+              } else {
+                if (message.stats !== null) mergeStats(total, message.stats);
                 const next = queue.shift();
                 worker.postMessage(
                   (next === undefined
@@ -231,7 +249,6 @@ export async function mine(
             });
             worker.on('error', reject);
           });
-          await done;
           await worker.terminate();
         }),
       );

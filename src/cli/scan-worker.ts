@@ -1,48 +1,71 @@
 // A worker thread of `tagcall parse` / `tagcall stats`: scans the files it is sent, one at a
-// time, and waits for an ack after each batch of output (the main thread's backpressure).
+// time, and writes its NDJSON to standard output itself, whole batches under a shared lock.
+import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createStats, type ScanOptions } from '../index.js';
-import { type FromWorker, type MineSettings, scanFile, type ToWorker } from './mine.js';
+import { createStats } from '../index.js';
+import { type FromWorker, scanFile, type ToWorker, type WorkerSetup } from './mine.js';
 
 const port = parentPort;
 if (port === null) throw new Error('scan-worker runs as a worker thread');
-const { options, mode } = workerData as { options: ScanOptions; mode: MineSettings['mode'] };
+const { options, mode, outputLock } = workerData as WorkerSetup;
 const send = (message: FromWorker) => port.postMessage(message);
+const lock = new Int32Array(outputLock);
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
-let acked: (() => void) | null = null;
-const emit = (text: string) =>
-  new Promise<void>((resolve) => {
-    acked = resolve;
-    send({ type: 'lines', text });
-  });
-
-let unreported = 0;
-const onBytes = (n: number) => {
-  unreported += n;
-  if (unreported >= 1 << 20) {
-    send({ type: 'bytes', n: unreported });
-    unreported = 0;
+/** Writes all of `text` to fd 1, waiting when a non-blocking pipe is full. */
+function writeAll(text: string): void {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
   }
+}
+
+/** One batch of whole lines at a time: no line of one worker lands inside another's. */
+function emit(text: string): void {
+  while (Atomics.compareExchange(lock, 0, 0, 1) !== 0) Atomics.wait(lock, 0, 1);
+  try {
+    writeAll(text);
+  } finally {
+    Atomics.store(lock, 0, 0);
+    Atomics.notify(lock, 0, 1);
+  }
+}
+
+let bytes = 0;
+let calls = 0;
+const report = () => {
+  if (bytes > 0 || calls > 0) send({ type: 'progress', bytes, calls });
+  bytes = 0;
+  calls = 0;
+};
+const progress = {
+  read(n: number) {
+    bytes += n;
+    if (bytes >= 1 << 20) report();
+  },
+  calls(n: number) {
+    calls += n;
+  },
 };
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'ack') {
-    const resume = acked;
-    acked = null;
-    resume?.();
-  } else if (message.type === 'stop') {
+  if (message.type === 'stop') {
     port.close();
-  } else {
-    const stats = createStats();
-    scanFile(message.file, options, mode, stats, emit, onBytes)
-      .catch((error: unknown) =>
-        send({ type: 'failed', path: message.file.path, message: (error as Error).message }),
-      )
-      .finally(() => {
-        if (unreported > 0) send({ type: 'bytes', n: unreported });
-        unreported = 0;
-        send({ type: 'idle', stats });
-      });
+    return;
   }
+  const stats = createStats();
+  scanFile(message.file, options, mode, stats, emit, progress)
+    .catch((error: unknown) =>
+      send({ type: 'failed', path: message.file.path, message: (error as Error).message }),
+    )
+    .finally(() => {
+      report();
+      send({ type: 'idle', stats });
+    });
 });
 send({ type: 'idle', stats: null });
