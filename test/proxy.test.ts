@@ -168,6 +168,30 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     await expect.poll(() => model?.abandoned, { timeout: 5000 }).toBe(1);
   });
 
+  it('with --grammar llama.cpp sends a lazy grammar for auto and a strict one for a named tool', async () => {
+    model = await startReplayModel({
+      replies: [`${call('Lyon', '3')}\n`, `${call('Oslo', '1')}\n`],
+    });
+    proxy = await startProxy({ upstream: model.url, grammar: 'llama.cpp' });
+    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    const messages = [{ role: 'user' as const, content: 'Weather?' }];
+    await client.chat.completions.create({ model: 'replay', messages, tools: [weather] });
+    const first = await client.chat.completions.create({
+      model: 'replay',
+      messages: [...messages, { role: 'assistant', content: 'Checking.' }],
+      tools: [weather],
+      tool_choice: { type: 'function', function: { name: 'weather' } },
+    });
+    expect(first.choices[0].finish_reason).toBe('tool_calls');
+    const [auto, named] = (model?.bodies ?? []) as Array<Record<string, unknown>>;
+    expect(auto).toMatchObject({
+      grammar_lazy: true,
+      grammar_triggers: [{ type: 1, value: '<tool>' }],
+    });
+    expect(String(auto.grammar)).toContain('<tool_name>weather</tool_name>');
+    expect(named).toMatchObject({ grammar_lazy: false, grammar_triggers: [] });
+  });
+
   it('answers 400 to a bad body, 413 to one over the limit, and lists models with aliases', async () => {
     model = await startReplayModel({ replies: [] });
     proxy = await startProxy({
