@@ -169,4 +169,21 @@ describe('transcript formats', () => {
       { numRuns: 200 },
     );
   });
+
+  it('reads a JSONL file whose first record is megabytes long as JSONL', async () => {
+    const content = 'x'.repeat(3 * 1024 * 1024);
+    const reply = `<tool>\n<tool_name>write_to_file</tool_name>\n<arguments><path>big.txt</path><content>${content}</content></arguments>\n</tool>`;
+    const text = `${JSON.stringify({ messages: [{ role: 'assistant', content: reply }] })}\n${JSON.stringify({ messages: [{ role: 'assistant', content: 'no calls' }] })}\n`;
+    const chunks = Array.from({ length: Math.ceil(text.length / 65536) }, (_, i) =>
+      text.slice(i * 65536, (i + 1) * 65536),
+    );
+    const { findings } = await scan(chunks);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      type: 'call',
+      line: 1,
+      messageIndex: 0,
+      toolName: 'write_to_file',
+    });
+  });
 });

@@ -231,11 +231,14 @@ export async function scanTranscript(
     });
   };
 
-  // Decide text, JSON or JSONL from the first line (or what precedes a megabyte of input).
+  // Decide text, JSON or JSONL from the first line: text as soon as it does not begin with
+  // `{` or `[`; else the whole first line (a JSONL record can be long), within the limit.
+  const limit = options.maxDocumentChars ?? 256 * 1024 * 1024;
   const head: string[] = [];
   let headLength = 0;
   const iterator = chunks[Symbol.asyncIterator]();
   let ended = false;
+  let leadChar: string | undefined;
   for (;;) {
     const next = await iterator.next();
     if (next.done) {
@@ -244,7 +247,9 @@ export async function scanTranscript(
     }
     head.push(next.value);
     headLength += next.value.length;
-    if (next.value.includes('\n') || headLength > 1 << 20) break;
+    if (leadChar === undefined) leadChar = next.value.trimStart()[0];
+    if (leadChar !== undefined && leadChar !== '{' && leadChar !== '[') break;
+    if (next.value.includes('\n') || headLength > limit) break;
   }
   const start = head.join('');
   const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
@@ -277,7 +282,6 @@ export async function scanTranscript(
     return;
   }
   if (mode === 'json') {
-    const limit = options.maxDocumentChars ?? 256 * 1024 * 1024;
     const pieces: string[] = [];
     let length = 0;
     for await (const chunk of rest()) {
