@@ -192,6 +192,39 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     expect(named).toMatchObject({ grammar_lazy: false, grammar_triggers: [] });
   });
 
+  it('reads an upstream that answers stream: true with one JSON completion', async () => {
+    const { createServer } = await import('node:http');
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [
+            {
+              message: { role: 'assistant', content: `${call('Lyon', '3')}\n` },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as { port: number };
+    proxy = await startProxy({ upstream: `http://127.0.0.1:${port}/v1` });
+    try {
+      const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+      const answer = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [weather],
+      });
+      expect(answer.choices[0].finish_reason).toBe('tool_calls');
+      expect(answer.usage?.total_tokens).toBe(12);
+    } finally {
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+
   it('answers 400 to a bad body, 413 to one over the limit, and lists models with aliases', async () => {
     model = await startReplayModel({ replies: [] });
     proxy = await startProxy({

@@ -118,7 +118,7 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
     tools: declared,
     tool_choice: choice,
     parallel_tool_calls: parallel,
-    stream_options: _streamOptions,
+    stream_options: streamOptions,
     ...rest
   } = request;
   const model =
@@ -131,7 +131,15 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
     inputSchema: t.function.parameters ?? { type: 'object', properties: {} },
   }));
   const messages = textProtocolMessages(request.messages);
-  const body: Record<string, unknown> = { ...rest, model, messages, stream: true };
+  // Always streamed from upstream; a streaming client's stream_options (usage) go along.
+  const body: Record<string, unknown> = {
+    ...rest,
+    model,
+    messages,
+    stream: true,
+    ...(request.stream === true &&
+      streamOptions !== undefined && { stream_options: streamOptions }),
+  };
   if (all.length === 0 || choice === 'none') return { body, tools: all };
 
   const named = typeof choice === 'object' ? choice.function.name : undefined;

@@ -60,16 +60,55 @@ function sendError(response: ServerResponse, status: number, message: string, ty
     .end(JSON.stringify({ error: { message, type, code: null, param: null } }));
 }
 
+interface UpstreamDelta {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+}
+
 interface UpstreamChunk {
-  choices?: Array<{
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-    };
-    finish_reason?: string | null;
-  }>;
+  choices?: Array<{ delta?: UpstreamDelta; finish_reason?: string | null }>;
   usage?: unknown;
+}
+
+/**
+ * The upstream's answer chunk by chunk: SSE as asked for, or, from a server that answered
+ * `stream: true` with one JSON completion anyway, that completion as a single chunk.
+ */
+async function readUpstream(from: Response, take: (chunk: UpstreamChunk) => void): Promise<void> {
+  if (from.headers.get('content-type')?.includes('application/json')) {
+    const whole = (await from.json()) as {
+      choices?: Array<{ message?: UpstreamDelta; finish_reason?: string | null }>;
+      usage?: unknown;
+    };
+    take({
+      choices: (whole.choices ?? []).map((c) => ({
+        delta: c.message,
+        finish_reason: c.finish_reason,
+      })),
+      usage: whole.usage,
+    });
+    return;
+  }
+  let done = false;
+  const sse = createSseParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      try {
+        take(JSON.parse(event.data) as UpstreamChunk);
+      } catch {
+        // Not JSON (a comment or keep-alive): nothing to take.
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const bytes of from.body as unknown as AsyncIterable<Uint8Array>) {
+    sse.feed(decoder.decode(bytes, { stream: true }));
+    if (done) break;
+  }
 }
 
 /**
@@ -198,33 +237,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
     let finish: string | null = null;
     let usage: unknown;
-    let done = false;
-    const sse = createSseParser({
-      onEvent(event) {
-        if (event.data === '[DONE]') {
-          done = true;
-          return;
-        }
-        let data: UpstreamChunk;
-        try {
-          data = JSON.parse(event.data) as UpstreamChunk;
-        } catch {
-          return;
-        }
-        if (data.usage !== undefined && data.usage !== null) usage = data.usage;
-        const choice = data.choices?.[0];
-        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
-        if (reasoning) answer.reasoning(reasoning);
-        if (choice?.delta?.content) native.feed(choice.delta.content);
-        if (choice?.finish_reason) finish = choice.finish_reason;
-      },
-    });
-    const decoder = new TextDecoder();
+    const take = (data: UpstreamChunk) => {
+      if (data.usage !== undefined && data.usage !== null) usage = data.usage;
+      const choice = data.choices?.[0];
+      const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
+      if (reasoning) answer.reasoning(reasoning);
+      if (choice?.delta?.content) native.feed(choice.delta.content);
+      if (choice?.finish_reason) finish = choice.finish_reason;
+    };
     try {
-      for await (const bytes of from.body as unknown as AsyncIterable<Uint8Array>) {
-        sse.feed(decoder.decode(bytes, { stream: true }));
-        if (done) break;
-      }
+      await readUpstream(from, take);
     } catch (error) {
       if (response.destroyed) return;
       const message = `upstream stream failed: ${(error as Error).message}`;
