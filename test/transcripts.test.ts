@@ -186,4 +186,27 @@ describe('transcript formats', () => {
       toolName: 'write_to_file',
     });
   });
+
+  it('skips a JSONL record over the limit with an error, and reads on', async () => {
+    const good = JSON.stringify({
+      messages: [{ role: 'assistant', content: '<tool>\n<tool_name>ok</tool_name>\n</tool>' }],
+    });
+    const huge = JSON.stringify({ messages: [{ role: 'assistant', content: 'y'.repeat(5000) }] });
+    const text = `${good}\n${huge}\n${good}\n`;
+    const chunks = Array.from({ length: Math.ceil(text.length / 100) }, (_, i) =>
+      text.slice(i * 100, (i + 1) * 100),
+    );
+    const { findings } = await scan(chunks, { maxDocumentChars: 1000 });
+    expect(
+      findings.map((f) => [
+        f.type,
+        f.line,
+        f.type === 'error' ? f.code : f.type === 'call' ? f.toolName : '',
+      ]),
+    ).toEqual([
+      ['call', 1, 'ok'],
+      ['error', 2, 'document-too-large'],
+      ['call', 3, 'ok'],
+    ]);
+  });
 });

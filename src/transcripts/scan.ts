@@ -14,7 +14,10 @@ export interface ScanOptions {
   toolNames?: readonly string[];
   /** How records are read; default: told from the content (text, JSON or JSONL, and shape). */
   input?: TranscriptFormat;
-  /** A JSON document (not JSONL) is read whole: larger ones are refused. Default 256 MiB. */
+  /**
+   * A JSON document (not JSONL) is read whole, and a JSONL record a line at a time: larger
+   * ones are refused (`document-too-large`), so memory stays bounded. Default 256 MiB.
+   */
   maxDocumentChars?: number;
 }
 
@@ -317,20 +320,46 @@ export async function scanTranscript(
     for (const conversation of conversations) scanValue(conversation, { file });
     return;
   }
+  // JSONL: one record a line, a line at a time; a line longer than the limit is skipped.
   let line = 0;
   let partial: string[] = [];
+  let partialLength = 0;
+  let skipping = false;
+  const tooLong = () =>
+    sink.finding({
+      file,
+      line: line + 1,
+      offset: 0,
+      type: 'error',
+      code: 'document-too-large',
+      message: `a record over ${limit} characters is skipped`,
+    });
   for await (const chunk of rest()) {
     let from = 0;
     for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', from)) {
-      partial.push(chunk.slice(from, nl));
-      const text = partial.length === 1 ? partial[0] : partial.join('');
+      if (!skipping) {
+        partial.push(chunk.slice(from, nl));
+        const text = partial.length === 1 ? partial[0] : partial.join('');
+        if (text.length > limit) tooLong();
+        else if (text.trim() !== '') scanRecord(text, { file, line: line + 1 });
+      }
       partial = [];
+      partialLength = 0;
+      skipping = false;
       line++;
-      if (text.trim() !== '') scanRecord(text, { file, line });
       from = nl + 1;
     }
-    if (from < chunk.length) partial.push(chunk.slice(from));
+    if (from < chunk.length && !skipping) {
+      partial.push(chunk.slice(from));
+      partialLength += chunk.length - from;
+      if (partialLength > limit) {
+        tooLong();
+        skipping = true;
+        partial = [];
+        partialLength = 0;
+      }
+    }
   }
   const last = partial.join('');
-  if (last.trim() !== '') scanRecord(last, { file, line: line + 1 });
+  if (!skipping && last.trim() !== '') scanRecord(last, { file, line: line + 1 });
 }
