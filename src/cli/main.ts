@@ -37,19 +37,18 @@ Reads model output or transcripts and prints the tool calls in them. A PATH is a
 directory (read recursively); with none, or with -, standard input.
 
 Options:
-  --format json|ndjson|pretty   json: one object per file, read as one reply (the default for
-                                  one file or standard input)
-                                ndjson: one line per call, error, warning and quoted call,
-                                  with its source (the default otherwise); transcripts (OpenAI,
-                                  Anthropic, audit-log JSON or JSONL) are read message by
-                                  message, and only assistant messages make calls
-                                pretty: for people, colored on a terminal
+  --format F            json: one object per file, read as one reply (the default for one
+                        file or standard input)
+                        ndjson: one line per call, error, warning and quoted call, with its
+                        source (the default otherwise); transcripts (OpenAI, Anthropic,
+                        audit-log JSON or JSONL) are read message by message, and only
+                        assistant messages make calls
+                        pretty: for people, colored on a terminal
 ${MINING_OPTIONS}
   --prefilled-thinking auto|always|never
-                                whether the reply starts inside <think> (json and pretty;
-                                default auto)
-  --max-hold N                  most characters held undecided (default ${PARSER_DEFAULTS.maxHold})
-  -h, --help                    this text
+                        whether a reply starts inside <think> (json, pretty; default auto)
+  --max-hold N          most characters held undecided (default ${PARSER_DEFAULTS.maxHold})
+  -h, --help            this text
 `;
 
 const STATS_USAGE = `Usage: tagcall stats [PATH…|-] [options]
