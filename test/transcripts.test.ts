@@ -210,3 +210,25 @@ describe('transcript formats', () => {
     ]);
   });
 });
+
+describe('the progress bar', () => {
+  it('draws bytes of the total, calls and rate on a terminal, and nothing elsewhere', async () => {
+    const { createProgress } = await import('../src/cli/progress.js');
+    const written: string[] = [];
+    const terminal = { isTTY: true, write: (text: string) => written.push(text) };
+    const bar = createProgress(true, 4_000_000, terminal);
+    bar.calls(3);
+    bar.read(2_000_000);
+    bar.end();
+    expect(written.at(-2)).toMatch(/^\r\[#{12}\.{12}\] 2\.0\/4\.0 MB {2}3 calls {2}\d+ MB\/s $/);
+    expect(written.at(-1)).toBe('\n');
+    const piped: string[] = [];
+    const quiet = createProgress(true, 10, {
+      isTTY: false,
+      write: (text: string) => piped.push(text),
+    });
+    quiet.read(5);
+    quiet.end();
+    expect(piped).toEqual([]);
+  });
+});

@@ -1,6 +1,10 @@
 /** A one-line progress bar on stderr: bytes done of the total, calls found, and the rate. */
-export function createProgress(enabled: boolean, totalBytes: number) {
-  const on = enabled && process.stderr.isTTY === true;
+export function createProgress(
+  enabled: boolean,
+  totalBytes: number,
+  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
+) {
+  const on = enabled && stream.isTTY === true;
   const started = performance.now();
   let bytes = 0;
   let calls = 0;
@@ -14,7 +18,7 @@ export function createProgress(enabled: boolean, totalBytes: number) {
     const rate = bytes / 1e6 / Math.max(0.001, (now - started) / 1000);
     const share = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
     const bar = '#'.repeat(Math.round(share * 24)).padEnd(24, '.');
-    process.stderr.write(
+    stream.write(
       `\r[${bar}] ${mb(bytes)}/${totalBytes > 0 ? mb(totalBytes) : '?'} MB  ${calls.toLocaleString('en')} calls  ${rate.toFixed(0)} MB/s `,
     );
   };
@@ -40,7 +44,7 @@ export function createProgress(enabled: boolean, totalBytes: number) {
     end() {
       if (!on) return;
       draw(true);
-      process.stderr.write('\n');
+      stream.write('\n');
     },
   };
 }
