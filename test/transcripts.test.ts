@@ -232,3 +232,33 @@ describe('the progress bar', () => {
     expect(piped).toEqual([]);
   });
 });
+
+describe('when the reader of the output goes away (| head)', () => {
+  it('stops quietly with exit 0, with and without workers', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(`${tmpdir()}/tagcall-epipe-`);
+    const line = `${JSON.stringify({ messages: [{ role: 'assistant', content: '<tool>\n<tool_name>ping</tool_name>\n</tool>' }] })}\n`;
+    for (const name of ['a.jsonl', 'b.jsonl', 'c.jsonl'])
+      writeFileSync(`${dir}/${name}`, line.repeat(20_000));
+    try {
+      for (const jobs of ['1', '2']) {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/main.ts', 'parse', dir, '--jobs', jobs, '--no-progress'],
+          { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d;
+        });
+        child.stdout.once('data', () => child.stdout.destroy());
+        const code = await new Promise((resolve) => child.on('exit', resolve));
+        expect({ jobs, code, stderr }).toEqual({ jobs, code: 0, stderr: '' });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

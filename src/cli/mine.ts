@@ -179,7 +179,7 @@ export type ToWorker = { type: 'file'; file: InputFile } | { type: 'stop' };
 export type FromWorker =
   | { type: 'progress'; bytes: number; calls: number }
   | { type: 'idle'; stats: TranscriptStats | null }
-  | { type: 'failed'; path: string; message: string };
+  | { type: 'failed'; path: string; message: string; code?: string };
 
 /** What a worker is started with: a lock shared by all, so lines reach standard output whole. */
 export interface WorkerSetup {
@@ -204,18 +204,29 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
   );
   const jobs = Math.max(1, Math.min(settings.jobs ?? cpus().length, files.length));
   const failures: string[] = [];
+  // The reader of the output went away (`| head`): stop reading, quietly, as `cat` does.
+  let outputClosed = false;
+  const fail = (path: string, message: string, code: string | undefined) => {
+    if (code === 'EPIPE') outputClosed = true;
+    else failures.push(`${path}: ${message}`);
+  };
   try {
     if (jobs === 1) {
       const out = process.stdout;
+      out.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') outputClosed = true;
+      });
       const write = async (text: string) => {
-        if (!out.write(text)) await once(out, 'drain');
+        if (outputClosed) throw Object.assign(new Error('output closed'), { code: 'EPIPE' });
+        if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
       };
       for (const file of files) {
+        if (outputClosed) break;
         const stats = createStats();
         try {
           await scanFile(file, settings.scan, settings.mode, stats, write, progress);
         } catch (error) {
-          failures.push(`${file.path}: ${(error as Error).message}`);
+          fail(file.path, (error as Error).message, (error as NodeJS.ErrnoException).code);
         }
         mergeStats(total, stats);
       }
@@ -235,10 +246,10 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
                 progress.read(message.bytes);
                 progress.calls(message.calls);
               } else if (message.type === 'failed') {
-                failures.push(`${message.path}: ${message.message}`);
+                fail(message.path, message.message, message.code);
               } else {
                 if (message.stats !== null) mergeStats(total, message.stats);
-                const next = queue.shift();
+                const next = outputClosed ? undefined : queue.shift();
                 worker.postMessage(
                   (next === undefined
                     ? { type: 'stop' }

@@ -61,7 +61,12 @@ port.on('message', (message: ToWorker) => {
   const stats = createStats();
   scanFile(message.file, options, mode, stats, emit, progress)
     .catch((error: unknown) =>
-      send({ type: 'failed', path: message.file.path, message: (error as Error).message }),
+      send({
+        type: 'failed',
+        path: message.file.path,
+        message: (error as Error).message,
+        code: (error as NodeJS.ErrnoException).code,
+      }),
     )
     .finally(() => {
       report();
