@@ -99,3 +99,14 @@ describe('generated replies in each dialect: the calls come back, nothing is los
     });
   }
 });
+
+describe('cline tool names that other forms own', () => {
+  it('a tool named think does not turn <think> into a call', () => {
+    const result = parse('<think>\nplan\n</think>\n<read_file>\n<path>a</path>\n</read_file>\n', {
+      dialect: 'auto',
+      toolNames: ['think', 'read_file'],
+    });
+    expect(result.thinking).toEqual(['\nplan\n']);
+    expect(result.calls.map((c) => c.toolName)).toEqual(['read_file']);
+  });
+});

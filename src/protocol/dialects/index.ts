@@ -26,6 +26,18 @@ const toolCallAuto: BlockReader = {
   },
 };
 
+/** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */
+const RESERVED_TAGS = new Set([
+  'tool',
+  'think',
+  'thinking',
+  'tool_call',
+  'function_calls',
+  'tool_name',
+  'server_name',
+  'arguments',
+]);
+
 /**
  * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
  * itself, streaming). `auto` reads every dialect, each block by its own opening tag; Cline's
@@ -36,7 +48,7 @@ export function blockReaders(
   toolNames: readonly string[],
 ): BlockReader[] {
   const cline = toolNames
-    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && name !== 'tool')
+    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !RESERVED_TAGS.has(name))
     .map(clineReader);
   switch (dialect) {
     case 'tagcall':
