@@ -228,8 +228,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       );
     if (streaming)
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    // Every delta chunk is the same but for its delta: the rest is written out once.
+    const deltaStart = `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model }).slice(0, -1)},"choices":[{"index":0,"delta":`;
     const answer = new ChatAnswer(
-      streaming ? (delta) => chunk([{ index: 0, delta, finish_reason: null }]) : undefined,
+      streaming
+        ? (delta) =>
+            response.write(`${deltaStart}${JSON.stringify(delta)},"finish_reason":null}]}\n\n`)
+        : undefined,
     );
     const native = createNativeCalls(
       { tools: plan.tools, parser: { prefilledThinking: 'never', ...options.parser } },
