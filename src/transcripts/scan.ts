@@ -140,19 +140,30 @@ export async function scanTranscript(
     toolNames: options.toolNames,
     prefilledThinking: 'never',
   });
-  const flushAssistant = () => {
+  /** Text from `location` on, written by an assistant or not, fed to the parser in chunks. */
+  const beginText = (location: Location, byAssistant: boolean) => {
+    where = location;
+    assistant = byAssistant;
+    lines = 0;
+  };
+  const endText = () => {
+    parser.end();
     if (assistant && (textChars > 0 || thinkingChars > 0)) sink.assistant(textChars, thinkingChars);
     textChars = 0;
     thinkingChars = 0;
   };
   const scanText = (text: string, location: Location, byAssistant: boolean) => {
-    where = location;
-    assistant = byAssistant;
-    lines = 0;
+    beginText(location, byAssistant);
     parser.feed(text);
-    parser.end();
-    flushAssistant();
+    endText();
   };
+  /** A record or document that cannot be read as messages. */
+  const problem = (
+    location: Omit<Location, 'offset'>,
+    type: 'error' | 'warning',
+    code: string,
+    message: string,
+  ) => sink.finding({ ...location, offset: 0, type, code, message });
 
   const scanMessage = (message: Message, location: Omit<Location, 'offset'>) => {
     const byAssistant = message.role === 'assistant';
@@ -193,13 +204,7 @@ export async function scanTranscript(
     try {
       value = JSON.parse(json);
     } catch (error) {
-      sink.finding({
-        ...location,
-        offset: 0,
-        type: 'error',
-        code: 'invalid-record',
-        message: (error as Error).message,
-      });
+      problem(location, 'error', 'invalid-record', (error as Error).message);
       return;
     }
     scanValue(value, location);
@@ -209,24 +214,16 @@ export async function scanTranscript(
     try {
       record = recordMessages(value, forced);
     } catch (error) {
-      record = null;
-      sink.finding({
-        ...location,
-        offset: 0,
-        type: 'error',
-        code: 'invalid-record',
-        message: (error as Error).message,
-      });
+      problem(location, 'error', 'invalid-record', (error as Error).message);
       return;
     }
     if (record === null) {
-      sink.finding({
-        ...location,
-        offset: 0,
-        type: 'warning',
-        code: 'unrecognized-record',
-        message: 'the record holds no messages in a known format (OpenAI, Anthropic, audit log)',
-      });
+      problem(
+        location,
+        'warning',
+        'unrecognized-record',
+        'the record holds no messages in a known format (OpenAI, Anthropic, audit log)',
+      );
       return;
     }
     record.messages.forEach((message, i) => {
@@ -256,12 +253,11 @@ export async function scanTranscript(
   }
   const start = head.join('');
   const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
-  const first = start.trimStart()[0];
   // A reply may begin with `[thinking]` or `{`: JSON needs a first line that parses (JSONL),
   // or one that only opens a document (`{`, `[`, `{"`, `[{`).
   let mode: 'text' | 'jsonl' | 'json' = 'text';
   const opening = firstLine.trim();
-  if (options.input !== 'text' && (first === '{' || first === '[')) {
+  if (options.input !== 'text' && (leadChar === '{' || leadChar === '[')) {
     try {
       JSON.parse(firstLine);
       mode = 'jsonl';
@@ -276,12 +272,9 @@ export async function scanTranscript(
   }
 
   if (mode === 'text') {
-    where = { file, line: 1, offset: 0 };
-    assistant = true;
-    lines = 0;
+    beginText({ file, line: 1, offset: 0 }, true);
     for await (const chunk of rest()) parser.feed(chunk);
-    parser.end();
-    flushAssistant();
+    endText();
     return;
   }
   if (mode === 'json') {
@@ -290,13 +283,12 @@ export async function scanTranscript(
     for await (const chunk of rest()) {
       length += chunk.length;
       if (length > limit) {
-        sink.finding({
-          file,
-          offset: 0,
-          type: 'error',
-          code: 'document-too-large',
-          message: `a JSON document over ${limit} characters is not read whole; write it as JSONL (one record per line)`,
-        });
+        problem(
+          { file },
+          'error',
+          'document-too-large',
+          `a JSON document over ${limit} characters is not read whole; write it as JSONL (one record per line)`,
+        );
         return;
       }
       pieces.push(chunk);
@@ -326,14 +318,12 @@ export async function scanTranscript(
   let partialLength = 0;
   let skipping = false;
   const tooLong = () =>
-    sink.finding({
-      file,
-      line: line + 1,
-      offset: 0,
-      type: 'error',
-      code: 'document-too-large',
-      message: `a record over ${limit} characters is skipped`,
-    });
+    problem(
+      { file, line: line + 1 },
+      'error',
+      'document-too-large',
+      `a record over ${limit} characters is skipped`,
+    );
   for await (const chunk of rest()) {
     let from = 0;
     for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', from)) {
