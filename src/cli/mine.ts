@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
@@ -17,6 +16,7 @@ import {
   type TranscriptStats,
 } from '../index.js';
 import { createProgress } from './progress.js';
+import { readChunks } from './read-chunks.js';
 
 export interface MineSettings {
   sources: readonly string[];
@@ -93,19 +93,6 @@ export function findingRecord(f: Finding): Record<string, unknown> {
   }
 }
 
-/** Text chunks of a file or of standard input, counting the bytes read. */
-async function* readText(path: string, onBytes: (n: number) => void): AsyncGenerator<string> {
-  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
-  const decoder = new TextDecoder();
-  for await (const bytes of stream as AsyncIterable<Buffer>) {
-    onBytes(bytes.length);
-    const text = decoder.decode(bytes, { stream: true });
-    if (text !== '') yield text;
-  }
-  const tail = decoder.decode();
-  if (tail !== '') yield tail;
-}
-
 export interface Progress {
   read(bytes: number): void;
   calls(n: number): void;
@@ -145,7 +132,7 @@ export async function scanFile(
           assistant: () => {},
         };
   async function* paced(): AsyncGenerator<string> {
-    for await (const chunk of readText(file.path, (n) => {
+    for await (const chunk of readChunks(file.path, (n) => {
       stats.bytes += n;
       progress.read(n);
     })) {
