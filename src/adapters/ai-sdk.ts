@@ -55,12 +55,6 @@ function outputText(output: LanguageModelV3ToolResultOutput): { text: string; is
   }
 }
 
-function choiceInstruction(choice: LanguageModelV3CallOptions['toolChoice']): string {
-  if (choice?.type === 'required') return '\nIn this reply, call at least one tool.';
-  if (choice?.type === 'tool') return `\nIn this reply, call the tool ${choice.toolName}.`;
-  return '';
-}
-
 /**
  * The prompt for a model without native tools: the tools described in the system message,
  * earlier calls written as `<tool>` blocks in the assistant's text, results as
@@ -105,7 +99,14 @@ export function promptForTextProtocol(params: LanguageModelV3CallOptions): Langu
     description: t.description,
     inputSchema: t.inputSchema as JsonSchema,
   }));
-  const section = toolPromptFor(tools) + choiceInstruction(choice);
+  const section = toolPromptFor(tools, {
+    require:
+      choice?.type === 'required'
+        ? 'any-tool'
+        : choice?.type === 'tool'
+          ? { toolName: choice.toolName }
+          : undefined,
+  });
   const first = prompt[0];
   if (first?.role === 'system')
     return [{ ...first, content: `${first.content}\n\n${section}` }, ...prompt.slice(1)];

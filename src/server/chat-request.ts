@@ -145,9 +145,10 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
   const named = typeof choice === 'object' ? choice.function.name : undefined;
   const offered = named === undefined ? all : all.filter((t) => t.name === named);
   const listed = offered.map((t) => ({ ...t, serverName: 'local' }));
-  let section = toolPromptFor(listed);
-  if (choice === 'required') section += '\nIn this reply, call at least one tool.';
-  if (named !== undefined) section += `\nIn this reply, call the tool ${named}.`;
+  const section = toolPromptFor(listed, {
+    require:
+      choice === 'required' ? 'any-tool' : named === undefined ? undefined : { toolName: named },
+  });
   const first = messages[0];
   body.messages =
     first?.role === 'system' || first?.role === 'developer'

@@ -42,6 +42,11 @@ function describeParameters(schema: JsonSchema): string[] {
 export interface ToolPromptOptions {
   /** An example call per tool, generated from its schema. Default true. */
   examples?: boolean;
+  /**
+   * What this reply must do, as native APIs' tool choice says it: `required` (at least one
+   * call) or one tool by name. Default: the model decides.
+   */
+  require?: 'any-tool' | { toolName: string };
 }
 
 /**
@@ -107,5 +112,8 @@ export function toolPromptFor(
       lines.push('Example:', '', example, '');
     }
   }
+  if (options.require === 'any-tool') lines.push('In this reply, call at least one tool.');
+  else if (options.require !== undefined)
+    lines.push(`In this reply, call the tool ${options.require.toolName}.`);
   return lines.join('\n');
 }
