@@ -1,7 +1,6 @@
 import type { NativeTool } from '../adapters/index.js';
 import { llamaCppGrammarFields } from '../grammar/index.js';
-import { type OpenAIMessage, renderToolResult, splitFunctionName } from '../messages/index.js';
-import { renderCall, type ToolArguments } from '../protocol/index.js';
+import { fromOpenAI, type OpenAIMessage, toTextProtocol } from '../messages/index.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
 
 /** The parts of a Chat Completions request the proxy reads; the rest passes through. */
@@ -51,48 +50,6 @@ export function readChatRequest(text: string): ChatRequest {
   return request;
 }
 
-const contentText = (content: unknown): string =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((p: { text?: string }) => p.text ?? '').join('')
-      : '';
-
-/** Assistant calls as `<tool>` blocks in its text, tool results as `Tool: name` user messages. */
-function textProtocolMessages(messages: readonly OpenAIMessage[]): OpenAIMessage[] {
-  const names = new Map<string, string>();
-  return messages.map((m): OpenAIMessage => {
-    if (m.role === 'assistant') {
-      const pieces = [
-        m.reasoning_content ? `[${m.reasoning_content}]` : '',
-        contentText(m.content),
-      ];
-      for (const call of m.tool_calls ?? []) {
-        const { serverName, toolName } = splitFunctionName(call.function.name);
-        names.set(call.id, call.function.name);
-        let args: ToolArguments;
-        try {
-          args = JSON.parse(call.function.arguments || '{}') as ToolArguments;
-        } catch {
-          args = { arguments: call.function.arguments };
-        }
-        pieces.push(renderCall({ serverName, toolName, arguments: args }));
-      }
-      return { role: 'assistant', content: pieces.filter((p) => p.trim() !== '').join('\n\n') };
-    }
-    if (m.role === 'tool') {
-      const text = contentText(m.content);
-      const isError = text.startsWith('Error: ');
-      const name = names.get(m.tool_call_id) ?? 'tool';
-      return {
-        role: 'user',
-        content: renderToolResult(name, isError ? text.slice(7) : text, isError),
-      };
-    }
-    return m;
-  });
-}
-
 export interface UpstreamPlan {
   /** The body to send upstream: text protocol, no `tools`, always streamed. */
   body: Record<string, unknown>;
@@ -130,7 +87,14 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
     description: t.function.description,
     inputSchema: t.function.parameters ?? { type: 'object', properties: {} },
   }));
-  const messages = textProtocolMessages(request.messages);
+  // Assistant turns (calls as `<tool>` blocks, reasoning as `[…]`) and tool results (`Tool:
+  // name` user messages) by the library's own conversion; system and user messages as they
+  // came, images kept. Both conversions give one message per message here (an OpenAI tool
+  // message holds one result), so they line up by index.
+  const rendered = toTextProtocol(fromOpenAI(request.messages));
+  const messages = request.messages.map((m, i) =>
+    m.role === 'assistant' || m.role === 'tool' ? rendered[i] : m,
+  );
   // Always streamed from upstream; a streaming client's stream_options (usage) go along.
   const body: Record<string, unknown> = {
     ...rest,
@@ -152,7 +116,7 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
   const first = messages[0];
   body.messages =
     first?.role === 'system' || first?.role === 'developer'
-      ? [{ ...first, content: `${contentText(first.content)}\n\n${section}` }, ...messages.slice(1)]
+      ? [{ ...first, content: `${rendered[0].content}\n\n${section}` }, ...messages.slice(1)]
       : [{ role: 'system', content: section }, ...messages];
   if (options.grammar === 'llama.cpp')
     Object.assign(
