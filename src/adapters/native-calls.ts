@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { functionName } from '../messages/index.js';
 import {
   createParser,
   type ParserEvent,
@@ -63,7 +64,7 @@ export function createNativeCalls(
   let count = 0;
 
   const nameOf = (serverName: string, toolName: string) =>
-    serverName === 'local' || schemas.has(toolName) ? toolName : `${serverName}__${toolName}`;
+    schemas.has(toolName) ? toolName : functionName(serverName, toolName);
 
   const start = (parserId: string, name: string) => {
     let call = open.get(parserId);
