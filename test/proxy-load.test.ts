@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { renderCall, startProxy, startReplayModel } from '../src/index.js';
+import { startProxy, startReplayModel } from '../src/index.js';
+import { LOAD_CHUNK_SIZES, LOAD_REPLY, runLoadClient, VIA_PROXY } from './support/proxy-load.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -13,48 +12,15 @@ const heapAfterGc = () => {
   return process.memoryUsage().heapUsed;
 };
 
-const LOAD_CLIENT = fileURLToPath(new URL('./support/load-client.mjs', import.meta.url));
 const CONCURRENT = 200;
-const content = 'Some text to write.\n'.repeat(500); // 10 KB of argument per call
-const reply = `[Writing the file]\nWriting it now.\n${renderCall({ toolName: 'write_file', arguments: { path: 'notes.md', content } })}\n`;
-const spec = {
-  request: {
-    model: 'replay',
-    messages: [{ role: 'user', content: 'Write the notes.' }],
-    tools: [
-      {
-        type: 'function',
-        function: {
-          name: 'write_file',
-          parameters: {
-            type: 'object',
-            properties: { path: { type: 'string' }, content: { type: 'string' } },
-            required: ['path', 'content'],
-          },
-        },
-      },
-    ],
-  },
-  expectArguments: { path: 'notes.md', content },
-};
-
-/** Runs the load client in its own process: the heap measured here is the servers' alone. */
-const load = (url: string, concurrency: number) =>
-  new Promise<{ completed: number; valid: number }>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [LOAD_CLIENT, url, String(concurrency), JSON.stringify(spec)],
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    ),
-  );
 
 describe('proxy under load (bounded)', () => {
   it(`${CONCURRENT} concurrent streams all complete with valid arguments; the heap goes back down`, async () => {
-    const model = await startReplayModel({ replies: [reply], chunkSizes: [16, 24, 9, 31] });
+    const model = await startReplayModel({ replies: [LOAD_REPLY], chunkSizes: LOAD_CHUNK_SIZES });
     const proxy = await startProxy({ upstream: model.url });
     try {
       const round = async () => {
-        expect(await load(proxy.url, CONCURRENT)).toEqual(
+        expect(await runLoadClient(proxy.url, CONCURRENT, VIA_PROXY)).toEqual(
           expect.objectContaining({ completed: CONCURRENT, valid: CONCURRENT }),
         );
         model.bodies.length = 0; // the replay server's record of requests, not the proxy's memory
