@@ -238,32 +238,25 @@ async function parseCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const settings = miningSettings(values, positionals, PARSE_USAGE);
-  const single =
-    settings.sources.length === 1 &&
-    (settings.sources[0] === '-' ||
-      !(await stat(settings.sources[0]).then(
-        (s) => s.isDirectory(),
-        () => false,
-      )));
+  const isDirectory = (source: string) =>
+    source !== '-' &&
+    stat(source).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+  const hasDirectory = (await Promise.all(settings.sources.map(isDirectory))).some(Boolean);
   const format =
     oneOf(values.format as string | undefined, OUTPUT_FORMATS, '--format', PARSE_USAGE) ??
-    (single ? 'json' : 'ndjson');
+    (settings.sources.length === 1 && !hasDirectory ? 'json' : 'ndjson');
   if (format === 'ndjson') {
     await mine({ ...settings, mode: 'ndjson' });
     return 0;
   }
-  for (const source of settings.sources)
-    if (
-      source !== '-' &&
-      (await stat(source).then(
-        (s) => s.isDirectory(),
-        () => false,
-      ))
-    )
-      throw new UsageError(
-        `--format ${format} reads one reply per file; use ndjson for a directory`,
-        PARSE_USAGE,
-      );
+  if (hasDirectory)
+    throw new UsageError(
+      `--format ${format} reads one reply per file; use ndjson for a directory`,
+      PARSE_USAGE,
+    );
   const prefilledThinking = oneOf<PrefilledThinking>(
     values['prefilled-thinking'] as string | undefined,
     ['auto', 'always', 'never'],
