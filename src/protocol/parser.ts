@@ -131,7 +131,6 @@ export function createParser(options: ParserOptions): Parser {
 
   let block: BlockReader | null = null;
   let blockStart = 0;
-  let blockPieces = createPieces();
 
   // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
   // the start can still turn into one thinking block.
@@ -249,18 +248,17 @@ export function createParser(options: ParserOptions): Parser {
     decideNotPrefilled();
     block = reader;
     blockStart = offset + at;
-    blockPieces = createPieces();
+    // The block's text gathers in rawPieces, as a call's does (only one is open at a time).
+    rawPieces = createPieces();
     pos = at;
     state = Top.Block;
   }
 
   /** A dialect block that is no call: the error, then its text back into the output. */
   function failBlock(code: ParseErrorCode, message: string, at: number): void {
-    const raw = joinPieces(blockPieces);
     emit({ type: 'error', code, message, offset: at });
-    emit({ type: 'text', text: raw });
-    blockPieces = createPieces();
-    state = Top.MidLine;
+    emit({ type: 'text', text: joinPieces(rawPieces) });
+    endCall();
   }
 
   /** Gathers a dialect block up to its closing tag, then reads its calls. */
@@ -271,13 +269,13 @@ export function createParser(options: ParserOptions): Parser {
     const capEnd = blockStart + maxCallBytes - offset;
     const found = buf.indexOf(close, pos);
     if (found !== -1 && found + close.length <= capEnd) {
-      pushPiece(blockPieces, buf.slice(pos, found + close.length));
+      pushPiece(rawPieces, buf.slice(pos, found + close.length));
       pos = found + close.length;
       readBlock(reader);
       return true;
     }
     if (found !== -1 || buf.length >= capEnd) {
-      pushPiece(blockPieces, buf.slice(pos, capEnd));
+      pushPiece(rawPieces, buf.slice(pos, capEnd));
       pos = capEnd;
       failBlock(
         'max-call-bytes-exceeded',
@@ -287,7 +285,7 @@ export function createParser(options: ParserOptions): Parser {
       return true;
     }
     if (final) {
-      pushPiece(blockPieces, buf.slice(pos));
+      pushPiece(rawPieces, buf.slice(pos));
       pos = buf.length;
       failBlock(
         'incomplete-tool-call',
@@ -298,18 +296,15 @@ export function createParser(options: ParserOptions): Parser {
     }
     // Keep a partial closing tag at the end for the next chunk.
     const keep = partialSuffixStart(buf, pos, close);
-    if (keep > pos) pushPiece(blockPieces, buf.slice(pos, keep));
+    if (keep > pos) pushPiece(rawPieces, buf.slice(pos, keep));
     pos = keep;
     return false;
   }
 
   function readBlock(reader: BlockReader): void {
-    const raw = joinPieces(blockPieces);
-    blockPieces = createPieces();
+    const raw = joinPieces(rawPieces);
     const result = reader.read(raw);
     if (!result.ok) {
-      blockPieces = createPieces();
-      pushPiece(blockPieces, raw);
       failBlock(result.code, result.message, blockStart + result.position);
       return;
     }
@@ -333,7 +328,7 @@ export function createParser(options: ParserOptions): Parser {
       });
       from = call.end;
     }
-    state = Top.MidLine;
+    endCall();
   }
 
   /** Advances the call parser; returns false when it waits for input. */
@@ -636,7 +631,6 @@ export function createParser(options: ParserOptions): Parser {
     rawLength = 0;
     callCount = 0;
     block = null;
-    blockPieces = createPieces();
     undecided = false;
     queue = [];
     startChunks = [];
