@@ -10,7 +10,9 @@ import {
   createAuditLog,
   createMessage,
   fromAnthropic,
+  fromAnthropicResponse,
   fromOpenAI,
+  fromOpenAIResponse,
   fromTextProtocol,
   type Message,
   type OpenAIMessage,
@@ -208,6 +210,88 @@ describe('the text protocol, for models without native tools', () => {
       { numRuns: 500 },
     );
   });
+
+  it('property: rendering is a fixed point (what was read back renders to the same text)', () => {
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 6 }), (parts) => {
+        const first = toTextProtocol([createMessage('assistant', parts)]);
+        const again = toTextProtocol(fromTextProtocol(first));
+        expect(again).toEqual(first);
+        expect(toTextProtocol(fromTextProtocol(again))).toEqual(first);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('says an image a text-only model cannot see, so an image-only message is not empty', () => {
+    const out = toTextProtocol([
+      user([{ kind: 'image', url: 'https://example.com/a.png' }]),
+      user([{ kind: 'image', mediaType: 'image/png', data: new Uint8Array([1]) }]),
+      user([
+        { kind: 'text', text: 'What is this?' },
+        { kind: 'image', url: 'data:image/png;base64,AQ==' },
+      ]),
+    ]);
+    expect(out.map((m) => m.content)).toEqual([
+      '[image: https://example.com/a.png]',
+      '[image]',
+      'What is this?\n\n[image]',
+    ]);
+  });
+});
+
+describe('finish reasons and empty turns', () => {
+  it('toOpenAI leaves out an assistant message with nothing to send', () => {
+    expect(toOpenAI([user('hi'), assistant(''), user('again')])).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'user', content: 'again' },
+    ]);
+  });
+  it("reads a Chat Completions response's finish_reason into finishReason", () => {
+    const replies = fromOpenAIResponse({
+      choices: [
+        { message: { role: 'assistant', content: 'done' }, finish_reason: 'stop' },
+        { message: { role: 'assistant', content: 'cut' }, finish_reason: 'length' },
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+        { message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' },
+        { message: { role: 'assistant', content: '?' }, finish_reason: 'something_new' },
+      ],
+    });
+    expect(replies.map((m) => m.finishReason)).toEqual([
+      'stop',
+      'length',
+      'tool-calls',
+      'content-filter',
+      'other',
+    ]);
+  });
+  it("reads an Anthropic response's stop_reason into finishReason", () => {
+    const reasons = [
+      'end_turn',
+      'max_tokens',
+      'tool_use',
+      'stop_sequence',
+      'refusal',
+      'pause_turn',
+    ];
+    expect(
+      reasons.map(
+        (stop_reason) =>
+          fromAnthropicResponse({
+            role: 'assistant',
+            content: [{ type: 'text', text: 'x' }],
+            stop_reason,
+          }).finishReason,
+      ),
+    ).toEqual(['stop', 'length', 'tool-calls', 'stop', 'content-filter', 'other']);
+  });
 });
 
 describe('audit log', () => {
@@ -229,7 +313,34 @@ describe('audit log', () => {
     });
     expect(auditLogFromJSON(log.toJSON()).entries()).toEqual(log.entries());
     expect(auditLogFromJSONL(log.toJSONL()).entries()).toEqual(log.entries());
-    const bytes = auditLogFromJSONL(log.toJSONL()).entries()[0].message.parts[0];
-    expect(bytes.kind === 'image' && bytes.data instanceof Uint8Array).toBe(true);
+    const bytes = auditLogFromJSONL(log.toJSONL()).entries()[0].message?.parts[0];
+    expect(bytes?.kind === 'image' && bytes.data instanceof Uint8Array).toBe(true);
+  });
+  it("exports seed 001's shape {entries: […]} and reads the bare array too", () => {
+    const log = createAuditLog();
+    log.record(user('read the README'), { type: 'task' }, '2026-11-22T10:00:00.000Z');
+    log.record(undefined, { type: 'run_ended', reason: 'done' }, '2026-11-22T10:00:01.000Z');
+    const exported = JSON.parse(log.toJSON());
+    expect(Object.keys(exported)).toEqual(['entries']);
+    expect(exported.entries).toHaveLength(2);
+    expect(exported.entries[1]).not.toHaveProperty('message');
+    const bare = JSON.stringify(exported.entries);
+    expect(auditLogFromJSON(bare).entries()).toEqual(log.entries());
+  });
+  it('returns copies: neither entries() nor a later change to a message rewrites the record', () => {
+    const log = createAuditLog();
+    const reply = assistant('', { id: 'c1', toolName: 'ls' });
+    log.record(reply, { type: 'model_reply' });
+    callsOf(reply)[0].status = 'failed';
+    const entries = log.entries();
+    entries.pop();
+    expect(log.entries()).toHaveLength(1);
+    expect(log.entries()[0].message?.parts[0]).toMatchObject({ status: 'pending' });
+  });
+  it('hands each entry to onRecord as it is recorded', () => {
+    const seen: string[] = [];
+    const log = createAuditLog([], { onRecord: (e) => seen.push(e.decision?.type ?? '') });
+    log.record(user('x'), { type: 'task' });
+    expect(seen).toEqual(['task']);
   });
 });

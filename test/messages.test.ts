@@ -3,6 +3,8 @@ import {
   assistant,
   assistantFromText,
   callsOf,
+  conversation,
+  createChat,
   createConversation,
   createMessage,
   estimateMessageTokens,
@@ -188,6 +190,106 @@ describe('conversation: an immutable chain', () => {
   });
 });
 
+describe("conversation(): seed 000's chain builder, filters and accessors", () => {
+  const chain = conversation()
+    .system('You are helpful.')
+    .user('What is 2+2?')
+    .assistant('Let me calculate.', {
+      id: 'call_1',
+      toolName: 'calculate',
+      arguments: { expr: '2+2' },
+    })
+    .tool('call_1', 'calculate', '4')
+    .assistant('2+2 = 4');
+  it('builds a chain link by link, each link a new value', () => {
+    expect(chain.length).toBe(5);
+    expect(chain.messages().map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(chain.fork(2).user('again').length).toBe(3);
+    expect(chain.length).toBe(5);
+    expect(chain.lastContent()).toBe('2+2 = 4');
+    expect(conversation().lastContent()).toBe('');
+  });
+  it('filters by role into chains of their own', () => {
+    expect(chain.userMessages().lastContent()).toBe('What is 2+2?');
+    expect(chain.assistantMessages().length).toBe(2);
+    expect(chain.toolMessages().messages()[0].parts[0]).toMatchObject({
+      kind: 'tool-result',
+      callId: 'call_1',
+      output: '4',
+    });
+    expect(chain.systemMessages().length).toBe(1);
+  });
+  it('systemPrompt() is the first system message; allSystemText() joins them all', () => {
+    const two = chain.system('Answer briefly.');
+    expect(two.systemPrompt()).toBe('You are helpful.');
+    expect(two.allSystemText()).toBe('You are helpful.\n\nAnswer briefly.');
+    expect(conversation().user('x').systemPrompt()).toBe('');
+  });
+  it('replace(index, message) gives a new chain and refuses an index that is not there', () => {
+    const fixed = chain.replace(-1, assistant('4'));
+    expect(fixed.lastContent()).toBe('4');
+    expect(chain.lastContent()).toBe('2+2 = 4');
+    expect(() => chain.replace(9, user('x'))).toThrow('no message at index 9');
+  });
+  it('prints itself as seed 000 shows, through toString too', () => {
+    expect(`${chain}`).toBe(chain.pretty());
+    expect(chain.pretty()).toBe(
+      [
+        '[System]\nYou are helpful.',
+        '[Human]\nWhat is 2+2?',
+        '[AI]\nLet me calculate.\n  → tool_call: calculate(id=call_1, args={"expr":"2+2"})',
+        '[Tool: calculate (call_id=call_1)]\n4',
+        '[AI]\n2+2 = 4',
+      ].join('\n\n'),
+    );
+  });
+});
+
+describe("createChat: seed 003's watched container", () => {
+  it('tells subscribers each change after it is made, and stops when unsubscribed', () => {
+    const chat = createChat([system('s')]);
+    const seen: Array<[string, number]> = [];
+    const unsubscribe = chat.subscribe((change, now) => seen.push([change.type, now.length]));
+    const before = chat.current();
+    chat.append(user('a'), user('b'));
+    chat.replace(1, user('A'));
+    unsubscribe();
+    chat.reset([]);
+    expect(seen).toEqual([
+      ['append', 3],
+      ['replace', 3],
+    ]);
+    expect(before.length).toBe(1);
+    expect(chat.length).toBe(0);
+  });
+  it('changed() resolves at the next change (Wait), and rejects when its signal aborts', async () => {
+    const chat = createChat();
+    const next = chat.changed();
+    setTimeout(() => chat.append(user('hello')), 5);
+    expect((await next).lastContent()).toBe('hello');
+    const controller = new AbortController();
+    const waiting = chat.changed(controller.signal);
+    controller.abort(new Error('gave up'));
+    await expect(waiting).rejects.toThrow('gave up');
+    chat.append(user('later'));
+    expect(chat.length).toBe(2);
+  });
+  it('a failed replace changes nothing and tells no one', () => {
+    const chat = createChat([user('a')]);
+    let calls = 0;
+    chat.subscribe(() => calls++);
+    expect(() => chat.replace(5, user('x'))).toThrow();
+    expect(calls).toBe(0);
+    expect(chat.current().lastContent()).toBe('a');
+  });
+});
+
 describe('pretty printing and token estimates', () => {
   it('prints roles, thinking, calls and results for people', () => {
     const a = assistantFromText(
@@ -200,13 +302,14 @@ describe('pretty printing and token estimates', () => {
       a,
       toolResult('m-call-0', 'read', 'data'),
     ]);
+    // Seed 000's PrettyPrint: a header line, the body under it, a blank line between messages.
     expect(text).toBe(
       [
-        '[System] s',
-        '[Human] u',
-        '[AI] (thinking) plan\n  → read({"p":"x"})',
-        '[Tool: read (call_id=m-call-0)] data',
-      ].join('\n'),
+        '[System]\ns',
+        '[Human]\nu',
+        '[AI]\n(thinking) plan\n  → tool_call: read(id=m-call-0, args={"p":"x"})',
+        '[Tool: read (call_id=m-call-0)]\ndata',
+      ].join('\n\n'),
     );
   });
   it('counts call arguments and results, not only text', () => {

@@ -1,6 +1,6 @@
 import type { ToolArguments } from '../protocol/index.js';
 import { toNullPrototype } from '../protocol/json-call.js';
-import { createMessage, type Message, type Part, textOf } from './message.js';
+import { createMessage, type FinishReason, type Message, type Part, textOf } from './message.js';
 import { functionName, splitFunctionName } from './openai.js';
 
 /** The Anthropic Messages shapes this module reads and writes (no SDK needed). */
@@ -168,4 +168,27 @@ export function fromAnthropic(request: AnthropicRequest): Message[] {
     if (parts.length > 0 || m.role === 'assistant') out.push(createMessage(m.role, parts));
   }
   return out;
+}
+
+const ANTHROPIC_STOP: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool-calls',
+  refusal: 'content-filter',
+};
+
+/** A Messages API response, as much of it as `fromAnthropicResponse` reads. */
+export interface AnthropicResponse {
+  role: 'assistant';
+  content: AnthropicBlock[];
+  stop_reason?: string | null;
+}
+
+/** The reply of a Messages response, with its `finishReason` from `stop_reason`. */
+export function fromAnthropicResponse(response: AnthropicResponse): Message {
+  const [message] = fromAnthropic({ messages: [{ role: 'assistant', content: response.content }] });
+  if (typeof response.stop_reason === 'string')
+    message.finishReason = ANTHROPIC_STOP[response.stop_reason] ?? 'other';
+  return message;
 }

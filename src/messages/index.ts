@@ -2,24 +2,31 @@ export {
   type AnthropicBlock,
   type AnthropicMessage,
   type AnthropicRequest,
+  type AnthropicResponse,
   fromAnthropic,
+  fromAnthropicResponse,
   toAnthropic,
 } from './anthropic.js';
 export {
   type AuditEntry,
   type AuditLog,
+  type AuditLogOptions,
   auditLogFromJSON,
   auditLogFromJSONL,
   createAuditLog,
   type Decision,
 } from './audit-log.js';
-export { type Conversation, createConversation } from './conversation.js';
+export { type Chat, type ChatChange, createChat } from './chat.js';
+export { type Conversation, conversation, createConversation } from './conversation.js';
 export { assistantFromText, createReplyBuilder, type FromTextOptions } from './from-text.js';
 export * from './message.js';
 export {
+  finishReasonFromOpenAI,
   fromOpenAI,
+  fromOpenAIResponse,
   functionName,
   type OpenAIMessage,
+  type OpenAIResponse,
   splitFunctionName,
   toOpenAI,
 } from './openai.js';

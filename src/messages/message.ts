@@ -23,9 +23,11 @@ export interface ToolCallPart {
   toolName: string;
   arguments: ToolArguments;
   status: ToolCallStatus;
-  /** ISO 8601 times of the call's run. */
+  /** ISO 8601 times of this call's own run (a denied call: when it was asked and refused). */
   startedAt?: string;
   endedAt?: string;
+  /** This call's run time in milliseconds, measured with a monotonic clock. */
+  durationMs?: number;
 }
 
 export interface ToolResultPart {

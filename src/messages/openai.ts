@@ -3,6 +3,7 @@ import { toNullPrototype } from '../protocol/json-call.js';
 import {
   callsOf,
   createMessage,
+  type FinishReason,
   type Message,
   type Part,
   resultsOf,
@@ -86,6 +87,8 @@ export function toOpenAI(messages: readonly Message[]): OpenAIMessage[] {
       const calls = callsOf(m);
       const thinking = thinkingOf(m);
       const text = textOf(m);
+      // Nothing to send: an empty assistant message is noise (and some servers reject it).
+      if (text === '' && calls.length === 0 && thinking.length === 0) continue;
       out.push({
         role: 'assistant',
         content: text === '' && calls.length > 0 ? null : text,
@@ -113,6 +116,36 @@ export function toOpenAI(messages: readonly Message[]): OpenAIMessage[] {
     }
   }
   return out;
+}
+
+const OPENAI_FINISH: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+  content_filter: 'content-filter',
+};
+
+/** Chat Completions' `finish_reason` as a message's `finishReason` (unknown ones: `other`). */
+export function finishReasonFromOpenAI(reason: string): FinishReason {
+  return OPENAI_FINISH[reason] ?? 'other';
+}
+
+/** A Chat Completions response, as much of it as `fromOpenAIResponse` reads. */
+export interface OpenAIResponse {
+  choices: Array<{ message: OpenAIMessage; finish_reason?: string | null }>;
+}
+
+/** The replies of a Chat Completions response, each with its `finishReason`. */
+export function fromOpenAIResponse(response: OpenAIResponse): Message[] {
+  const choices = response.choices.filter((c) => c?.message !== undefined);
+  const messages = fromOpenAI(choices.map((c) => c.message));
+  for (const [i, m] of messages.entries()) {
+    const reason = choices[i].finish_reason;
+    if (m.role === 'assistant' && typeof reason === 'string')
+      m.finishReason = finishReasonFromOpenAI(reason);
+  }
+  return messages;
 }
 
 const contentText = (

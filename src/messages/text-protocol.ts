@@ -8,7 +8,7 @@ export interface TextMessage {
   content: string;
 }
 
-function renderPart(part: Part): string | null {
+function renderPart(part: Part, role: TextMessage['role']): string | null {
   switch (part.kind) {
     case 'text':
       return part.text;
@@ -16,9 +16,37 @@ function renderPart(part: Part): string | null {
       return `[${part.text}]`;
     case 'tool-call':
       return renderCall(part);
+    case 'image':
+      // A text-only model cannot see it; it is told that one was there (a URL it may read).
+      if (role === 'assistant') return null;
+      return part.url !== undefined && /^https?:/.test(part.url)
+        ? `[image: ${part.url}]`
+        : '[image]';
     default:
       return null;
   }
+}
+
+/**
+ * Parts joined so that calls and thinking stand at a line start and end a line, adding a
+ * blank line only where the pieces do not already meet at a line break: rendering what
+ * `fromTextProtocol` read back gives the same text (a fixed point), not more blank lines.
+ */
+function joinPieces(pieces: ReadonlyArray<{ text: string; isText: boolean }>): string {
+  let out = '';
+  let previous: { text: string; isText: boolean } | undefined;
+  for (const piece of pieces) {
+    if (
+      previous !== undefined &&
+      !(previous.isText && piece.isText) &&
+      !previous.text.endsWith('\n') &&
+      !piece.text.startsWith('\n')
+    )
+      out += '\n\n';
+    out += piece.text;
+    previous = piece;
+  }
+  return out;
 }
 
 /** `Tool: name\nresult`, or `Tool: name\nError: message`: how a result reaches the model. */
@@ -28,8 +56,9 @@ export function renderToolResult(toolName: string, output: string, isError: bool
 
 /**
  * The conversation in the text protocol: calls as canonical `<tool>` XML (CDATA where the value
- * needs it), thinking as `[…]` on its own line, each tool result as a user message. Images
- * and custom parts have no text form and are left out.
+ * needs it), thinking as `[…]` on its own line, each tool result as a user message. An image
+ * in a user or system message is said as `[image]` (`[image: URL]` for an http URL), so an
+ * image-only message is never empty; custom parts have no text form and are left out.
  */
 export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
   const out: TextMessage[] = [];
@@ -39,9 +68,11 @@ export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
         out.push({ role: 'user', content: renderToolResult(r.toolName, r.output, r.isError) });
       continue;
     }
-    const pieces = m.parts.map(renderPart).filter((p): p is string => p !== null && p !== '');
-    // Calls and thinking only count at a line start: parts stand on lines of their own.
-    out.push({ role: m.role, content: pieces.join('\n\n') });
+    const pieces = m.parts.flatMap((p) => {
+      const text = renderPart(p, m.role as TextMessage['role']);
+      return text === null || text === '' ? [] : [{ text, isText: p.kind === 'text' }];
+    });
+    out.push({ role: m.role, content: joinPieces(pieces) });
   }
   return out;
 }

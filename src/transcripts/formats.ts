@@ -1,10 +1,14 @@
 import {
   type AnthropicMessage,
   type AnthropicRequest,
+  type AnthropicResponse,
   fromAnthropic,
+  fromAnthropicResponse,
   fromOpenAI,
+  fromOpenAIResponse,
   type Message,
   type OpenAIMessage,
+  type OpenAIResponse,
 } from '../messages/index.js';
 
 /** How a transcript's records are written. `text`: the whole input is one model reply (or a log of them). */
@@ -43,11 +47,16 @@ function looksAnthropic(messages: readonly unknown[]): boolean {
   return false;
 }
 
-const isAuditEntry = (v: unknown): v is { message: Message } =>
+/** An entry of tagcall's audit log: about a message, or (without one) about the run itself. */
+const isAuditEntry = (v: unknown): v is { message?: Message } =>
   isObject(v) &&
-  isObject(v.message) &&
-  Array.isArray(v.message.parts) &&
-  typeof v.timestamp === 'string';
+  typeof v.timestamp === 'string' &&
+  (isObject(v.message)
+    ? Array.isArray(v.message.parts)
+    : v.message === undefined && isObject(v.decision));
+
+const auditMessages = (entries: readonly unknown[]): Message[] =>
+  entries.flatMap((e) => (isAuditEntry(e) && e.message !== undefined ? [e.message] : []));
 
 function fromMessages(messages: unknown[], format: TranscriptFormat, system?: unknown): Message[] {
   if (format === 'anthropic')
@@ -71,13 +80,19 @@ export function recordMessages(
   if (Array.isArray(value)) {
     if (value.length === 0) return null;
     if (format === 'audit-log' || (format === undefined && value.every(isAuditEntry)))
-      return { format: 'audit-log', messages: value.filter(isAuditEntry).map((e) => e.message) };
+      return { format: 'audit-log', messages: auditMessages(value) };
     const f = format ?? (looksAnthropic(value) ? 'anthropic' : 'openai');
     return { format: f, messages: fromMessages(value, f) };
   }
   if (!isObject(value)) return null;
+  // The export shape `{"entries": […]}`.
+  if (
+    Array.isArray(value.entries) &&
+    (format === 'audit-log' || (format === undefined && value.entries.every(isAuditEntry)))
+  )
+    return { format: 'audit-log', messages: auditMessages(value.entries) };
   if (format === 'audit-log' || (format === undefined && isAuditEntry(value)))
-    return isAuditEntry(value) ? { format: 'audit-log', messages: [value.message] } : null;
+    return isAuditEntry(value) ? { format: 'audit-log', messages: auditMessages([value]) } : null;
   if (Array.isArray(value.messages)) {
     const f =
       format ??
@@ -93,15 +108,21 @@ export function recordMessages(
     };
   }
   if (Array.isArray(value.choices)) {
-    const replies = value.choices
-      .filter(isObject)
-      .map((c) => c.message)
-      .filter(isObject);
-    return { format: 'openai', messages: fromOpenAI(replies as OpenAIMessage[]) };
+    const choices = value.choices.filter((c) => isObject(c) && isObject(c.message));
+    return {
+      format: 'openai',
+      messages: fromOpenAIResponse({ choices } as OpenAIResponse),
+    };
   }
   if (typeof value.role === 'string') {
     const f =
       format ?? (looksAnthropic([value]) || value.type === 'message' ? 'anthropic' : 'openai');
+    // A Messages API response: its stop_reason becomes the reply's finishReason.
+    if (f === 'anthropic' && value.role === 'assistant' && Array.isArray(value.content))
+      return {
+        format: f,
+        messages: [fromAnthropicResponse(value as unknown as AnthropicResponse)],
+      };
     return { format: f, messages: fromMessages([value], f) };
   }
   return null;

@@ -179,9 +179,10 @@ export async function scanTranscript(
       } else if (part.kind === 'tool-call' && byAssistant) {
         const json = JSON.stringify(part.arguments);
         const duration =
-          part.startedAt !== undefined && part.endedAt !== undefined
+          part.durationMs ??
+          (part.startedAt !== undefined && part.endedAt !== undefined
             ? Date.parse(part.endedAt) - Date.parse(part.startedAt)
-            : Number.NaN;
+            : Number.NaN);
         sink.finding({
           ...location,
           offset,
