@@ -224,6 +224,67 @@ describe('thread store', () => {
   });
 });
 
+describe('compaction policies compose, in order', () => {
+  it("['truncate-tool-results', 'summarize'] cuts old tool output first, then summarizes what still does not fit", async () => {
+    const summarized: string[][] = [];
+    const build = (policy: Parameters<typeof createMemory>[0]['policy']) =>
+      createMemory({
+        budget: 165,
+        counter: chars,
+        policy,
+        truncateTo: 40,
+        summarize: async (dropped) => {
+          summarized.push(dropped.map(textOf));
+          return 'earlier: greetings';
+        },
+      });
+    const greeting = `hello ${'x'.repeat(60)}`;
+    const history = [
+      user(greeting),
+      assistant('hi'),
+      ...turn('c1', 'q1', `HEAD${'-'.repeat(400)}TAIL`),
+      ...turn('c2', 'q2', 'fresh result'),
+    ];
+    const composed = build(['truncate-tool-results', 'summarize']);
+    composed.add(...history);
+    const window = await composed.messages();
+    // The old output was cut (so its turn stays), and only the greeting had to go.
+    expect(window.map(textOf)).toContain('q1');
+    expect(composed.stats().truncated).toBe(1);
+    expect(summarized).toEqual([[greeting, 'hi']]);
+    expect(textOf(window[0])).toBe('[Summary of the earlier conversation]\nearlier: greetings');
+    expect(composed.stats().tokens).toBeLessThanOrEqual(165);
+
+    // Summarize alone must drop the long turn whole: more is summarized.
+    summarized.length = 0;
+    const alone = build('summarize');
+    alone.add(...history);
+    await alone.messages();
+    expect(summarized[0]).toContain('q1');
+  });
+
+  it('rejects an unknown policy, a repeat, a wrong order and an empty list, saying which', () => {
+    const make = (policy: unknown) =>
+      createMemory({
+        budget: 10,
+        policy: policy as 'drop-oldest',
+        summarize: async () => '',
+      });
+    expect(() => make('drop-newest')).toThrow(
+      'unknown compaction policy "drop-newest"; use truncate-tool-results, summarize, drop-oldest',
+    );
+    expect(() => make(['truncate-tool-results', 'prune'])).toThrow(
+      'unknown compaction policy "prune"',
+    );
+    expect(() => make(['summarize', 'truncate-tool-results'])).toThrow(
+      'compaction policy "truncate-tool-results" cannot come after "summarize"',
+    );
+    expect(() => make(['summarize', 'summarize'])).toThrow('cannot come after "summarize"');
+    expect(() => make([])).toThrow('the list of compaction policies is empty');
+    expect(() => make(['truncate-tool-results', 'summarize', 'drop-oldest'])).not.toThrow();
+  });
+});
+
 describe('property: any conversation, any budget', () => {
   const step = fc.oneof(
     fc.constant<'system'>('system'),
@@ -236,7 +297,11 @@ describe('property: any conversation, any budget', () => {
       fc.asyncProperty(
         fc.array(fc.tuple(step, fc.string({ maxLength: 40 })), { maxLength: 30 }),
         fc.integer({ min: 0, max: 600 }),
-        fc.constantFrom('drop-oldest' as const, 'truncate-tool-results' as const),
+        fc.constantFrom<Parameters<typeof createMemory>[0]['policy']>(
+          'drop-oldest',
+          'truncate-tool-results',
+          ['truncate-tool-results', 'drop-oldest'],
+        ),
         async (steps, budget, policy) => {
           const history: Message[] = [];
           let n = 0;

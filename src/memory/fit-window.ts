@@ -3,12 +3,43 @@ import { truncateToolOutputs } from './truncate.js';
 import { toUnits, type Unit } from './units.js';
 
 export type PrunePolicy = 'drop-oldest' | 'truncate-tool-results' | 'summarize';
+export const PRUNE_POLICIES: readonly PrunePolicy[] = [
+  'truncate-tool-results',
+  'summarize',
+  'drop-oldest',
+];
+
+/**
+ * A policy or an ordered list of them, checked: each policy acts on what the ones before it
+ * left over budget, and dropping the oldest units ends every list (`summarize` summarizes
+ * what is dropped). So each may appear once, in the order `truncate-tool-results`,
+ * `summarize`, `drop-oldest`: one after `summarize` or `drop-oldest` would never act.
+ * Throws on an unknown name, a repeat, a wrong order or an empty list.
+ */
+export function compactionPolicies(policy: PrunePolicy | readonly PrunePolicy[]): PrunePolicy[] {
+  const list: readonly unknown[] = Array.isArray(policy) ? policy : [policy];
+  const known = PRUNE_POLICIES.join(', ');
+  if (list.length === 0) throw new Error(`the list of compaction policies is empty; use ${known}`);
+  let rank = -1;
+  for (const p of list) {
+    const at = PRUNE_POLICIES.indexOf(p as PrunePolicy);
+    if (at === -1) throw new Error(`unknown compaction policy ${JSON.stringify(p)}; use ${known}`);
+    if (at <= rank) {
+      throw new Error(
+        `compaction policy ${JSON.stringify(p)} cannot come after ${JSON.stringify(PRUNE_POLICIES[rank])}: policies apply in the order ${known}, each once`,
+      );
+    }
+    rank = at;
+  }
+  return list as PrunePolicy[];
+}
 
 export interface WindowOptions {
   budget: number;
   /** Tokens of one message (cached by the caller: each message is counted once). */
   cost: (message: Message) => number;
-  policy: PrunePolicy;
+  /** One policy or an ordered list (see `compactionPolicies`). */
+  policy: PrunePolicy | readonly PrunePolicy[];
   /** `truncate-tool-results`: old outputs are cut to this many characters, head and tail kept. */
   truncateTo: number;
 }
@@ -60,7 +91,7 @@ export function fitWindow(history: readonly Message[], options: WindowOptions): 
   let available = budget - tokens;
   let truncated = 0;
 
-  if (options.policy === 'truncate-tool-results') {
+  if (compactionPolicies(options.policy).includes('truncate-tool-results')) {
     let total = costs.reduce((a, b) => a + b, 0);
     // Oldest first: the newest results are what the model is working with.
     for (let k = 0; k < units.length && total > available; k++) {

@@ -1,5 +1,7 @@
 export {
+  compactionPolicies,
   fitWindow,
+  PRUNE_POLICIES,
   type PrunePolicy,
   tooLargeMarker,
   type Window,

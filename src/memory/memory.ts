@@ -5,7 +5,7 @@ import {
   type TextMessage,
   toTextProtocol,
 } from '../messages/index.js';
-import { fitWindow, type PrunePolicy, type Window } from './fit-window.js';
+import { compactionPolicies, fitWindow, type PrunePolicy, type Window } from './fit-window.js';
 import type { DamagedRecord, MessageStore } from './message-store.js';
 import { estimate, type TokenCounter } from './token-counters.js';
 import { truncateToolOutputs } from './truncate.js';
@@ -18,8 +18,12 @@ export interface MemoryOptions {
   budget: number;
   /** Default: the characters/4 estimate. */
   counter?: TokenCounter;
-  /** Default `'drop-oldest'`. */
-  policy?: PrunePolicy;
+  /**
+   * How to fit the budget: one policy or an ordered list, e.g.
+   * `['truncate-tool-results', 'summarize']` (cut old tool output first, then summarize what
+   * still does not fit). Default `'drop-oldest'`. Unknown names throw.
+   */
+  policy?: PrunePolicy | readonly PrunePolicy[];
   /** Required by `'summarize'`. */
   summarize?: Summarizer;
   /** `'truncate-tool-results'`: old outputs are cut to this many characters. Default 2000. */
@@ -34,7 +38,7 @@ export interface MemoryOptions {
 }
 
 export const MEMORY_DEFAULTS = {
-  policy: 'drop-oldest' as PrunePolicy,
+  policy: 'drop-oldest' as PrunePolicy | readonly PrunePolicy[],
   truncateTo: 2000,
   maxToolResultChars: 100_000,
 };
@@ -66,10 +70,11 @@ export interface Memory {
 
 export function createMemory(options: MemoryOptions): Memory {
   const counter = options.counter ?? estimate;
-  const policy = options.policy ?? MEMORY_DEFAULTS.policy;
+  const policy = compactionPolicies(options.policy ?? MEMORY_DEFAULTS.policy);
+  const summarizes = policy.includes('summarize');
   const truncateTo = options.truncateTo ?? MEMORY_DEFAULTS.truncateTo;
   const maxToolResultChars = options.maxToolResultChars ?? MEMORY_DEFAULTS.maxToolResultChars;
-  if (policy === 'summarize' && options.summarize === undefined)
+  if (summarizes && options.summarize === undefined)
     throw new Error("policy 'summarize' needs a summarize function");
   let history: Message[] = [...(options.history ?? [])];
   // Each message is counted once: pruning N messages costs O(N), not O(N²) recounts.
@@ -149,7 +154,7 @@ export function createMemory(options: MemoryOptions): Memory {
         truncated: window.truncated,
         overBudget: window.overBudget,
       };
-      if (policy !== 'summarize' || window.dropped.length === 0) return window.messages;
+      if (!summarizes || window.dropped.length === 0) return window.messages;
       try {
         return await summarized(window);
       } catch (error) {
