@@ -1,7 +1,11 @@
 import { createMemory, type Memory } from '../memory/index.js';
 import {
+  type AuditLog,
   callsOf,
   createReplyBuilder,
+  type Decision,
+  type FinishReason,
+  finishReasonFromOpenAI,
   system as systemMessage,
   type ToolCallPart,
   type ToolResultPart,
@@ -11,9 +15,8 @@ import {
   user,
 } from '../messages/index.js';
 import { createParser, type ParseOptions, type ParserEvent } from '../protocol/index.js';
-import { renderToolPrompt, type Toolbox } from '../tools/index.js';
+import { type DispatchOutcome, renderToolPrompt, type Toolbox } from '../tools/index.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
-
 export type AgentEvent =
   | ParserEvent
   | { type: 'turn-start'; turn: number }
@@ -21,7 +24,17 @@ export type AgentEvent =
   | { type: 'restart'; reason: string }
   | { type: 'malformed'; errors: Array<{ code: string; message: string }>; streak: number }
   | { type: 'tool-running'; call: ToolCallPart }
-  | { type: 'tool-result'; call: ToolCallPart; result: ToolResultPart; durationMs: number };
+  /** `durationMs` is this call's own run time (a denied call's: how long `beforeCall` took). */
+  | { type: 'tool-result'; call: ToolCallPart; result: ToolResultPart; durationMs: number }
+  /** The last event of a run: how and why it ended. */
+  | {
+      type: 'run-end';
+      status: AgentStatus;
+      turns: number;
+      answer: string | null;
+      error?: string;
+      reason: string;
+    };
 
 export type CallDecision = { approve: true } | { approve: false; reason: string };
 
@@ -48,6 +61,11 @@ export interface RunAgentOptions {
   hooks?: AgentHooks;
   /** Parser options for replies (default `prefilledThinking: 'never'`: reasoning comes separately). */
   parse?: ParseOptions;
+  /**
+   * Records every turn: the task, each reply with what the model was asked (the ids and tokens
+   * of the window sent), each call with its decision, outcome and timing, and how the run ended.
+   */
+  audit?: AuditLog;
 }
 
 export type AgentStatus = 'completed' | 'no-call' | 'max-turns' | 'failed' | 'cancelled';
@@ -58,6 +76,8 @@ export interface AgentResult {
   answer: string | null;
   turns: number;
   error?: string;
+  /** Why the run ended, in words (also the `run-end` event's and the audit log's). */
+  reason: string;
   memory: Memory;
 }
 
@@ -70,6 +90,7 @@ export const AGENT_DEFAULTS = { maxTurns: 25, budget: 32_000, malformedLimit: 3 
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const emit = options.onEvent ?? (() => {});
+  const audit = options.audit;
   const memory = options.memory ?? createMemory({ budget: AGENT_DEFAULTS.budget });
   const maxTurns = options.maxTurns ?? AGENT_DEFAULTS.maxTurns;
   const hooks = options.hooks ?? {};
@@ -82,25 +103,28 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     const prompt = await renderToolPrompt(options.toolbox);
     memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
   }
-  memory.add(user(options.task));
+  const task = user(options.task);
+  memory.add(task);
+  audit?.record(task, { type: 'task' });
   let malformed = 0;
   const finish = (
     status: AgentStatus,
     answer: string | null,
     turns: number,
     error?: string,
-  ): AgentResult => ({
-    status,
-    answer,
-    turns,
-    memory,
-    ...(error !== undefined && { error }),
-  });
+  ): AgentResult => {
+    const reason = END_REASONS[status](turns, error);
+    const details = { turns, answer, ...(error !== undefined && { error }) };
+    audit?.record(undefined, { type: 'run_ended', reason, details: { status, ...details } });
+    emit({ type: 'run-end', status, reason, ...details });
+    return { status, answer, turns, reason, memory, ...(error !== undefined && { error }) };
+  };
 
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (options.signal?.aborted) return finish('cancelled', null, turn - 1);
     emit({ type: 'turn-start', turn });
     let reasoning = '';
+    let modelFinish: string | undefined;
     // The reply is built from the very events that stream out: one parse per reply.
     let builder = createReplyBuilder();
     const startParse = () =>
@@ -113,7 +137,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
         },
       });
     let parser = startParse();
-    let request = toTextProtocol(await memory.messages()) as ChatMessage[];
+    const window = await memory.messages();
+    const asked = { messageIds: window.map((m) => m.id), tokens: memory.stats().tokens };
+    let request = toTextProtocol(window) as ChatMessage[];
     if (hooks.beforeRequest) request = await hooks.beforeRequest(structuredClone(request));
     try {
       for await (const delta of options.model.stream({
@@ -125,8 +151,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
         } else if (delta.type === 'reasoning') {
           reasoning += delta.text;
           emit({ type: 'reasoning-delta', text: delta.text });
+        } else if (delta.type === 'finish') {
+          modelFinish = delta.reason;
         } else if (delta.type === 'restart') {
           reasoning = '';
+          modelFinish = undefined;
           builder = createReplyBuilder();
           parser = startParse();
           emit({ type: 'restart', reason: delta.reason });
@@ -139,14 +168,47 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     }
 
     const reply = builder.finish();
+    const answeredAt = new Date().toISOString();
     if (reasoning !== '') reply.parts.unshift({ kind: 'thinking', text: reasoning });
-    memory.add(reply);
     const errors = (reply.metadata.parseErrors ?? []) as Array<{ code: string; message: string }>;
     const calls = callsOf(reply);
-
+    const finishReason = replyFinishReason(modelFinish, calls.length > 0);
+    if (finishReason !== undefined) reply.finishReason = finishReason;
     if (errors.length > 0) {
       malformed++;
       emit({ type: 'malformed', errors, streak: malformed });
+    } else {
+      malformed = 0;
+    }
+    const settled = calls.length > 0 ? await runCalls(calls, options, hooks, emit) : [];
+    // The reply is stored once its calls have settled, so the store holds their final status.
+    memory.add(reply);
+    audit?.record(
+      reply,
+      {
+        type: errors.length > 0 ? 'malformed_reply' : 'model_reply',
+        details: {
+          turn,
+          asked,
+          ...(finishReason !== undefined && { finishReason }),
+          calls: calls.length,
+          ...(errors.length > 0 && { errors }),
+        },
+      },
+      answeredAt,
+    );
+    if (settled.length > 0) {
+      memory.add(toolMessage(settled.map((s) => s.result)));
+      for (const s of settled) audit?.record(toolMessage([s.result]), s.decision, s.call.endedAt);
+    }
+    if (errors.length > 0) {
+      // The model reads the parser's words and writes the call again (after the results of
+      // the calls that did parse, so those stay with their reply).
+      const feedback = user(
+        errors.map((e) => `Tool: tool call\nError: ${e.message} (${e.code})`).join('\n\n'),
+      );
+      memory.add(feedback);
+      audit?.record(feedback, { type: 'malformed_feedback', details: { streak: malformed } });
       if (malformed >= AGENT_DEFAULTS.malformedLimit) {
         return finish(
           'failed',
@@ -155,24 +217,52 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
           `${malformed} malformed replies in a row; the last: ${errors[0].message}`,
         );
       }
-      // The model reads the parser's words and writes the call again.
-      memory.add(
-        user(errors.map((e) => `Tool: tool call\nError: ${e.message} (${e.code})`).join('\n\n')),
-      );
       if (calls.length === 0) continue;
-    } else {
-      malformed = 0;
     }
     if (calls.length === 0) return finish('no-call', textOf(reply).trim(), turn);
 
-    const results = await runCalls(calls, options, hooks, emit);
-    memory.add(toolMessage(results));
     const completion = calls.findIndex((c) => c.toolName === 'task_completion');
-    if (completion !== -1 && !results[completion].isError)
-      return finish('completed', results[completion].output, turn);
+    if (completion !== -1 && !settled[completion].result.isError)
+      return finish('completed', settled[completion].result.output, turn);
     if (options.signal?.aborted) return finish('cancelled', null, turn);
   }
   return finish('max-turns', null, maxTurns);
+}
+
+const END_REASONS: Record<AgentStatus, (turns: number, error?: string) => string> = {
+  completed: () => 'the model called task_completion',
+  'no-call': () => 'the model replied without calling a tool',
+  'max-turns': (turns) => `stopped after ${turns} turns (maxTurns); the task is not complete`,
+  failed: (_turns, error) => `failed: ${error}`,
+  cancelled: () => 'cancelled',
+};
+
+/** A reply that made calls stopped to have them run, whatever stop the model reported. */
+function replyFinishReason(
+  modelReason: string | undefined,
+  hasCalls: boolean,
+): FinishReason | undefined {
+  const reason = modelReason === undefined ? undefined : finishReasonFromOpenAI(modelReason);
+  return hasCalls && (reason === undefined || reason === 'stop') ? 'tool-calls' : reason;
+}
+
+const DECISIONS: Record<DispatchOutcome, Decision['type']> = {
+  ok: 'tool_call_completed',
+  'tool-error': 'tool_call_failed',
+  'unknown-tool': 'tool_call_unknown',
+  'unknown-server': 'tool_call_unknown',
+  'invalid-arguments': 'tool_call_invalid',
+  'server-unreachable': 'tool_call_failed',
+  'server-failed': 'tool_call_failed',
+  'timed-out': 'tool_call_timed_out',
+  cancelled: 'tool_call_cancelled',
+  threw: 'tool_call_failed',
+};
+
+interface SettledCall {
+  call: ToolCallPart;
+  result: ToolResultPart;
+  decision: Decision;
 }
 
 async function runCalls(
@@ -180,36 +270,50 @@ async function runCalls(
   options: RunAgentOptions,
   hooks: AgentHooks,
   emit: (event: AgentEvent) => void,
-): Promise<ToolResultPart[]> {
+): Promise<SettledCall[]> {
+  const asked = calls.map(() => ({ at: new Date().toISOString(), clock: performance.now() }));
   const decisions = await Promise.all(
-    calls.map((c) => hooks.beforeCall?.(c) ?? ({ approve: true } as const)),
+    calls.map(async (c, i) => {
+      const decision = (await hooks.beforeCall?.(c)) ?? ({ approve: true } as const);
+      return { decision, at: new Date().toISOString(), ms: performance.now() - asked[i].clock };
+    }),
   );
-  const approved = calls.filter((_, i) => decisions[i].approve);
+  const approved = calls.filter((_, i) => decisions[i].decision.approve);
   for (const call of approved) {
     call.status = 'running';
-    call.startedAt = new Date().toISOString();
     emit({ type: 'tool-running', call });
   }
-  const started = Date.now();
-  const ran = await options.toolbox.dispatchAll(approved, { signal: options.signal });
-  const results: ToolResultPart[] = [];
+  const reports = await options.toolbox.runAll(approved, { signal: options.signal });
+  const settled: SettledCall[] = [];
   let next = 0;
   for (const [i, call] of calls.entries()) {
-    const decision = decisions[i];
-    const result: ToolResultPart = decision.approve
-      ? ran[next++]
-      : {
-          kind: 'tool-result',
-          callId: call.id,
-          toolName: call.toolName,
-          output: `denied: ${decision.reason}`,
-          isError: true,
-        };
+    const { decision, at, ms } = decisions[i];
+    const report = decision.approve ? reports[next++] : undefined;
+    const durationMs = report?.durationMs ?? Math.round(ms * 1000) / 1000;
+    const result: ToolResultPart = report?.result ?? {
+      kind: 'tool-result',
+      callId: call.id,
+      toolName: call.toolName,
+      output: `denied: ${decision.approve ? '' : decision.reason}`,
+      isError: true,
+    };
     call.status = result.isError ? 'failed' : 'completed';
-    call.endedAt = new Date().toISOString();
-    emit({ type: 'tool-result', call, result, durationMs: Date.now() - started });
+    call.startedAt = report?.startedAt ?? asked[i].at;
+    call.endedAt = report?.endedAt ?? at;
+    call.durationMs = durationMs;
+    const details = {
+      serverName: call.serverName,
+      toolName: call.toolName,
+      outcome: report?.outcome ?? 'denied',
+      startedAt: call.startedAt,
+      endedAt: call.endedAt,
+    };
+    const audited: Decision = decision.approve
+      ? { type: DECISIONS[report?.outcome ?? 'ok'], callId: call.id, durationMs, details }
+      : { type: 'tool_call_denied', callId: call.id, reason: decision.reason, durationMs, details };
+    emit({ type: 'tool-result', call, result, durationMs });
     await hooks.afterCall?.(call, result);
-    results.push(result);
+    settled.push({ call, result, decision: audited });
   }
-  return results;
+  return settled;
 }

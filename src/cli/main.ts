@@ -79,6 +79,7 @@ Options:
   --workspace DIR       folder the file tools are confined to (default: the current one)
   --max-turns N         stop after N model replies (default 25)
   --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
+  --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
   --stop-after-tool     end each reply right after its first </tool>
   --timeout-ms N        per model request (default 120000)
@@ -311,6 +312,7 @@ async function runCommand(argv: string[]): Promise<number> {
       workspace: { type: 'string' },
       'max-turns': { type: 'string' },
       thread: { type: 'string' },
+      audit: { type: 'string' },
       system: { type: 'string' },
       'stop-after-tool': { type: 'boolean' },
       'timeout-ms': { type: 'string' },
@@ -349,11 +351,13 @@ async function runCommand(argv: string[]): Promise<number> {
     extraTools: values.tools === undefined ? [] : await loadToolsModule(values.tools as string),
     maxTurns: positiveInteger(values['max-turns'] as string | undefined, '--max-turns', RUN_USAGE),
     threadId: values.thread as string | undefined,
+    auditFile: values.audit as string | undefined,
     system: values.system as string | undefined,
     json: values.json === true,
   });
   if (result.answer !== null && values.json !== true) process.stdout.write(`${result.answer}\n`);
-  if (result.status === 'failed') process.stderr.write(`tagcall: ${result.error}\n`);
+  if (result.status !== 'completed' && result.status !== 'no-call')
+    process.stderr.write(`tagcall: ${result.reason}\n`);
   return result.status === 'completed' || result.status === 'no-call' ? 0 : 1;
 }
 

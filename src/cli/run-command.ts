@@ -1,9 +1,11 @@
+import { appendFileSync, closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type AgentEvent,
   type AgentResult,
+  createAuditLog,
   createJsonlStore,
   createMemory,
   createOpenAIClient,
@@ -13,6 +15,7 @@ import {
   type ModelClient,
   runAgent,
   type ToolDefinition,
+  toJsonText,
   workspaceTools,
 } from '../index.js';
 import { useColor } from './pretty.js';
@@ -27,6 +30,8 @@ export interface RunSettings {
   maxTurns?: number;
   threadId?: string;
   system?: string;
+  /** Append the audit log here, one JSON entry per line, each as it is recorded. */
+  auditFile?: string;
   json: boolean;
 }
 
@@ -57,6 +62,15 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
   const onEvent = settings.json
     ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : view.onEvent;
+  const auditFile = settings.auditFile;
+  if (auditFile !== undefined) closeSync(openSync(auditFile, 'a')); // fail before the run, not in it
+  const audit =
+    auditFile === undefined
+      ? undefined
+      : createAuditLog([], {
+          // Written at once and synchronously: a crash loses at most the entry being written.
+          onRecord: (entry) => appendFileSync(auditFile, `${toJsonText(entry)}\n`),
+        });
   const controller = new AbortController();
   const interrupt = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', interrupt);
@@ -78,6 +92,7 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
       maxTurns: settings.maxTurns,
       onEvent,
       signal: controller.signal,
+      audit,
     });
   } finally {
     process.off('SIGINT', interrupt);

@@ -110,7 +110,7 @@ export function createSessionView(out: NodeJS.WriteStream, options: SessionViewO
           const mark = event.result.isError ? paint('red', '✖') : paint('green', '✓');
           const name = `${event.call.serverName}/${event.call.toolName}`;
           write(
-            `${mark} ${name} ${paint('dim', `(${event.durationMs} ms)`)} ${short(event.result.output).replaceAll('\n', '\n    ')}\n`,
+            `${mark} ${name} ${paint('dim', `(${Math.round(event.durationMs)} ms)`)} ${short(event.result.output).replaceAll('\n', '\n    ')}\n`,
           );
           break;
         }

@@ -12,6 +12,8 @@ export {
   type CallLike,
   createToolbox,
   type DispatchOptions,
+  type DispatchOutcome,
+  type DispatchReport,
   type ListedTool,
   TOOLBOX_DEFAULTS,
   type Toolbox,

@@ -42,7 +42,40 @@ export interface ListedTool {
 
 export const TOOLBOX_DEFAULTS = { concurrency: 4, timeoutMs: 60_000 };
 
-class ToolError extends Error {}
+/**
+ * How a dispatched call ended: `ok` (the tool ran and succeeded), `tool-error` (it ran and
+ * reported an error), or why it did not run or did not finish.
+ */
+export type DispatchOutcome =
+  | 'ok'
+  | 'tool-error'
+  | 'unknown-tool'
+  | 'unknown-server'
+  | 'invalid-arguments'
+  | 'server-unreachable'
+  | 'server-failed'
+  | 'timed-out'
+  | 'cancelled'
+  | 'threw';
+
+/** One call's result with how it ended and its own run time (not its batch's). */
+export interface DispatchReport {
+  result: ToolResultPart;
+  outcome: DispatchOutcome;
+  /** ISO 8601. */
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+}
+
+class ToolError extends Error {
+  constructor(
+    readonly outcome: DispatchOutcome,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Local tools and MCP servers behind one `dispatch`: arguments are coerced by the tool's
@@ -116,6 +149,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
     const problems = validateArguments(coerced, schema);
     if (problems.length > 0) {
       throw new ToolError(
+        'invalid-arguments',
         `invalid arguments for ${toolName}: ${problems.join('; ')}. Fix them and call the tool again.`,
       );
     }
@@ -132,6 +166,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
     if (!Object.hasOwn(servers, serverName)) {
       const known = ['local', ...Object.keys(servers)].join(', ');
       throw new ToolError(
+        'unknown-server',
         `there is no server named ${JSON.stringify(serverName)}; use one of: ${known}`,
       );
     }
@@ -140,12 +175,14 @@ export function createToolbox(options: ToolboxOptions = {}) {
       mcp = await connection(serverName);
     } catch (error) {
       throw new ToolError(
+        'server-unreachable',
         `could not reach MCP server ${JSON.stringify(serverName)}: ${message(error)}`,
       );
     }
     const tool = mcp.tools.find((t) => t.name === toolName);
     if (tool === undefined) {
       throw new ToolError(
+        'unknown-tool',
         `server ${JSON.stringify(serverName)} has no tool ${JSON.stringify(toolName)}; its tools are: ${mcp.tools.map((t) => t.name).join(', ')}`,
       );
     }
@@ -157,6 +194,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
       // The server may have died: the next call reconnects.
       connections.delete(serverName);
       throw new ToolError(
+        'server-failed',
         `MCP server ${JSON.stringify(serverName)} failed during ${toolName}: ${message(error)}`,
       );
     }
@@ -166,6 +204,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
     const tool = local.get(call.toolName);
     if (tool === undefined) {
       throw new ToolError(
+        'unknown-tool',
         `there is no tool ${JSON.stringify(call.toolName)}; the tools are: ${[...local.keys()].join(', ') || '(none)'}`,
       );
     }
@@ -173,20 +212,28 @@ export function createToolbox(options: ToolboxOptions = {}) {
     return await tool.handler(args, { signal });
   }
 
-  async function dispatch(
+  async function run(
     call: CallLike,
     dispatchOptions: DispatchOptions = {},
-  ): Promise<ToolResultPart> {
+  ): Promise<DispatchReport> {
     const timeoutMs = dispatchOptions.timeoutMs ?? timeoutDefault;
     const signals = [AbortSignal.timeout(timeoutMs)];
     if (dispatchOptions.signal !== undefined) signals.push(dispatchOptions.signal);
     const signal = AbortSignal.any(signals);
-    const result = (text: string, isError: boolean): ToolResultPart => ({
-      kind: 'tool-result',
-      callId: call.id,
-      toolName: call.toolName,
-      output: text,
-      isError,
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const report = (text: string, outcome: DispatchOutcome): DispatchReport => ({
+      result: {
+        kind: 'tool-result',
+        callId: call.id,
+        toolName: call.toolName,
+        output: text,
+        isError: outcome !== 'ok',
+      },
+      outcome,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
     const aborted = new Promise<never>((_, reject) => {
       const stop = () => reject(signal.reason);
@@ -201,21 +248,34 @@ export function createToolbox(options: ToolboxOptions = {}) {
           : runMcp(serverName, call.toolName, call.arguments, signal, timeoutMs);
       const output = await Promise.race([work, aborted]);
       return typeof output === 'string'
-        ? result(output, false)
-        : result(output.text, output.isError === true);
+        ? report(output, 'ok')
+        : report(output.text, output.isError === true ? 'tool-error' : 'ok');
     } catch (error) {
-      if (error instanceof ToolError) return result(error.message, true);
+      if (error instanceof ToolError) return report(error.message, error.outcome);
       if (signal.aborted) {
-        const timedOut = dispatchOptions.signal?.aborted !== true;
-        return result(
-          timedOut
-            ? `${call.toolName} timed out after ${timeoutMs} ms`
-            : `${call.toolName} was cancelled`,
-          true,
-        );
+        return dispatchOptions.signal?.aborted !== true
+          ? report(`${call.toolName} timed out after ${timeoutMs} ms`, 'timed-out')
+          : report(`${call.toolName} was cancelled`, 'cancelled');
       }
-      return result(`${call.toolName} failed: ${message(error)}`, true);
+      return report(`${call.toolName} failed: ${message(error)}`, 'threw');
     }
+  }
+
+  /** Several calls, at most `concurrency` at a time; reports in call order. */
+  async function runAll(
+    calls: readonly CallLike[],
+    dispatchOptions: DispatchOptions = {},
+  ): Promise<DispatchReport[]> {
+    const reports: DispatchReport[] = new Array(calls.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < calls.length) {
+        const index = next++;
+        reports[index] = await run(calls[index], dispatchOptions);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
+    return reports;
   }
 
   return {
@@ -228,23 +288,21 @@ export function createToolbox(options: ToolboxOptions = {}) {
         if (!Object.hasOwn(out, t.name)) out[t.name] = t.inputSchema;
       return out;
     },
-    dispatch,
+    /** Runs one call; the result is an error result for every failure (nothing throws). */
+    async dispatch(call: CallLike, dispatchOptions?: DispatchOptions): Promise<ToolResultPart> {
+      return (await run(call, dispatchOptions)).result;
+    },
     /** Several calls (one message's), at most `concurrency` at a time; results in call order. */
     async dispatchAll(
       calls: readonly CallLike[],
-      dispatchOptions: DispatchOptions = {},
+      dispatchOptions?: DispatchOptions,
     ): Promise<ToolResultPart[]> {
-      const results: ToolResultPart[] = new Array(calls.length);
-      let next = 0;
-      const worker = async () => {
-        while (next < calls.length) {
-          const index = next++;
-          results[index] = await dispatch(calls[index], dispatchOptions);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
-      return results;
+      return (await runAll(calls, dispatchOptions)).map((r) => r.result);
     },
+    /** `dispatch` with how the call ended and its own timing. */
+    run,
+    /** `dispatchAll` with each call's outcome and timing. */
+    runAll,
     async close(): Promise<void> {
       const open = [...connections.values()];
       connections.clear();
