@@ -20,4 +20,10 @@ export {
   type ToolboxOptions,
 } from './toolbox.js';
 export { validateArguments } from './validate-arguments.js';
-export { insideWorkspace, taskCompletionTool, workspaceTools } from './workspace-tools.js';
+export { resolveInWorkspace, WorkspaceError } from './workspace-files.js';
+export {
+  taskCompletionTool,
+  WORKSPACE_DEFAULTS,
+  type WorkspaceToolsOptions,
+  workspaceTools,
+} from './workspace-tools.js';

@@ -1,8 +1,27 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
+import { RE2JS } from 're2js';
 import type { ToolArguments } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+/**
+ * `pattern` keywords come from tool schemas, which an MCP server writes: matched in linear
+ * time (RE2), so no pattern can stall the process on a long argument. A pattern RE2 cannot
+ * run (lookaround, backreferences) is not checked here; the server still checks its input.
+ */
+const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string) => {
+    try {
+      const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      return { test: (s: string) => re.test(s) };
+    } catch {
+      return { test: () => true };
+    }
+  },
+  { code: 're2js' },
+);
+
+const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** `path.to.argument` from ajv's `/path/to/argument`. */

@@ -1,19 +1,38 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { RE2JS } from 're2js';
 import { defineTool, type ToolDefinition, type ToolOutput } from './define-tool.js';
+import {
+  readWorkspaceFile,
+  WorkspaceError,
+  workspaceFolder,
+  writeWorkspaceFile,
+} from './workspace-files.js';
 
-/** Resolves `path` inside `workspace`, or returns null when it would escape it. */
-export function insideWorkspace(workspace: string, path: string): string | null {
-  const root = resolve(workspace);
-  const target = resolve(root, path);
-  const rel = relative(root, target);
-  return rel.startsWith('..') || isAbsolute(rel) ? null : target;
+export interface WorkspaceToolsOptions {
+  /** `read_file` refuses larger files. Default 1 MiB. */
+  maxReadBytes?: number;
+  /** `search_files` skips larger files. Default 1 MB. */
+  maxSearchFileBytes?: number;
+  /** `search_files` stops after this many matching lines. Default 200. */
+  maxSearchHits?: number;
 }
 
-const refuse = (path: string): ToolOutput => ({
-  text: `${JSON.stringify(path)} is outside the workspace; use a path relative to it`,
-  isError: true,
-});
+export const WORKSPACE_DEFAULTS = {
+  maxReadBytes: 1024 * 1024,
+  maxSearchFileBytes: 1_000_000,
+  maxSearchHits: 200,
+};
+
+/** A refusal the model reads as a tool error; anything else is a real failure. */
+async function refusing(work: () => Promise<ToolOutput>): Promise<ToolOutput> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WorkspaceError) return { text: error.message, isError: true };
+    throw error;
+  }
+}
 
 /** The tool that ends a run: its `result` is the answer. */
 export const taskCompletionTool = defineTool({
@@ -26,19 +45,25 @@ export const taskCompletionTool = defineTool({
 
 /**
  * File tools confined to a workspace directory: `read_file`, `write_to_file`, `list_files`,
- * `search_files`, and `task_completion`. A path that escapes the workspace is refused.
+ * `search_files`, and `task_completion`. Paths are checked by their real location (links
+ * resolved) and files opened so that a link swapped in cannot lead outside (see
+ * `workspace-files.ts`); reads are capped; `search_files` runs its regular expression in
+ * linear time (RE2), so no pattern can stall the process.
  */
-export function workspaceTools(workspace: string): ToolDefinition[] {
+export function workspaceTools(
+  workspace: string,
+  options: WorkspaceToolsOptions = {},
+): ToolDefinition[] {
+  const limits = { ...WORKSPACE_DEFAULTS, ...options };
   const path = { type: 'string', description: 'relative to the workspace' };
+  const shown = (root: string, file: string) => relative(root, file);
   return [
     defineTool({
       name: 'read_file',
       description: 'Reads a text file.',
       inputSchema: { type: 'object', properties: { path }, required: ['path'] },
-      async handler(args) {
-        const file = insideWorkspace(workspace, String(args.path));
-        return file === null ? refuse(String(args.path)) : await readFile(file, 'utf8');
-      },
+      handler: (args) =>
+        refusing(() => readWorkspaceFile(workspace, String(args.path), limits.maxReadBytes)),
     }),
     defineTool({
       name: 'write_to_file',
@@ -48,64 +73,71 @@ export function workspaceTools(workspace: string): ToolDefinition[] {
         properties: { path, content: { type: 'string' } },
         required: ['path', 'content'],
       },
-      async handler(args) {
-        const file = insideWorkspace(workspace, String(args.path));
-        if (file === null) return refuse(String(args.path));
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, String(args.content));
-        return `wrote ${Buffer.byteLength(String(args.content))} bytes to ${args.path}`;
-      },
+      handler: (args) =>
+        refusing(async () => {
+          await writeWorkspaceFile(workspace, String(args.path), String(args.content));
+          return `wrote ${Buffer.byteLength(String(args.content))} bytes to ${args.path}`;
+        }),
     }),
     defineTool({
       name: 'list_files',
       description: 'Lists files under a folder of the workspace (recursively when asked).',
       inputSchema: { type: 'object', properties: { path, recursive: { type: 'boolean' } } },
-      async handler(args) {
-        const folder = insideWorkspace(workspace, String(args.path ?? '.'));
-        if (folder === null) return refuse(String(args.path));
-        const entries = await readdir(folder, {
-          recursive: args.recursive === true,
-          withFileTypes: true,
-        });
-        const names = entries.map((e) => {
-          const full = join(e.parentPath ?? folder, e.name);
-          return `${relative(resolve(workspace), full)}${e.isDirectory() ? '/' : ''}`;
-        });
-        return names.sort().join('\n') || '(empty)';
-      },
+      handler: (args) =>
+        refusing(async () => {
+          const { root, real } = await workspaceFolder(workspace, String(args.path ?? '.'));
+          // Recursion does not enter linked folders: a link is listed, never followed.
+          const entries = await readdir(real, {
+            recursive: args.recursive === true,
+            withFileTypes: true,
+          });
+          const names = entries.map((e) => {
+            const full = join(e.parentPath ?? real, e.name);
+            return `${shown(root, full)}${e.isDirectory() ? '/' : ''}`;
+          });
+          return names.sort().join('\n') || '(empty)';
+        }),
     }),
     defineTool({
       name: 'search_files',
       description:
-        'Searches files under a folder for a regular expression; prints path:line: text.',
+        'Searches files under a folder for a regular expression (RE2 syntax: no lookaround or backreferences); prints path:line: text.',
       inputSchema: {
         type: 'object',
         properties: { path, regex: { type: 'string' } },
         required: ['regex'],
       },
-      async handler(args) {
-        const folder = insideWorkspace(workspace, String(args.path ?? '.'));
-        if (folder === null) return refuse(String(args.path));
-        let pattern: RegExp;
-        try {
-          pattern = new RegExp(String(args.regex));
-        } catch (error) {
-          return { text: `invalid regex: ${(error as Error).message}`, isError: true };
-        }
-        const hits: string[] = [];
-        for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
-          if (!entry.isFile()) continue;
-          const file = join(entry.parentPath ?? folder, entry.name);
-          if ((await stat(file)).size > 1_000_000) continue;
-          const lines = (await readFile(file, 'utf8')).split('\n');
-          lines.forEach((line, i) => {
-            if (pattern.test(line))
-              hits.push(`${relative(resolve(workspace), file)}:${i + 1}: ${line}`);
-          });
-          if (hits.length >= 200) break;
-        }
-        return hits.join('\n') || 'no matches';
-      },
+      handler: (args, context) =>
+        refusing(async () => {
+          const { root, real } = await workspaceFolder(workspace, String(args.path ?? '.'));
+          let pattern: RE2JS;
+          try {
+            pattern = RE2JS.compile(RE2JS.translateRegExp(String(args.regex)));
+          } catch (error) {
+            return {
+              text: `invalid regex (RE2 syntax: no lookaround or backreferences): ${(error as Error).message}`,
+              isError: true,
+            };
+          }
+          const hits: string[] = [];
+          for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+            if (context.signal.aborted || hits.length >= limits.maxSearchHits) break;
+            // Links are not followed (isFile is false for them): nothing outside is searched.
+            if (!entry.isFile()) continue;
+            const file = shown(root, join(entry.parentPath ?? real, entry.name));
+            let text: string;
+            try {
+              text = await readWorkspaceFile(root, file, limits.maxSearchFileBytes);
+            } catch (error) {
+              if (error instanceof WorkspaceError) continue;
+              throw error;
+            }
+            const lines = text.split('\n');
+            for (let i = 0; i < lines.length && hits.length < limits.maxSearchHits; i++)
+              if (pattern.test(lines[i])) hits.push(`${file}:${i + 1}: ${lines[i]}`);
+          }
+          return hits.join('\n') || 'no matches';
+        }),
     }),
     taskCompletionTool,
   ];

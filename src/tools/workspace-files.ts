@@ -1,0 +1,232 @@
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+
+/**
+ * Files a model may touch, confined to a workspace by real paths: symbolic links (the file's
+ * and every parent's) are resolved before the check, a path that does not exist yet is checked
+ * through its deepest existing parent, and each file is opened without following a link in its
+ * last component and then checked again by identity (device and inode), so a link swapped in
+ * between the check and the open is caught. What is refused throws `WorkspaceError`, whose
+ * message is meant for the model.
+ */
+export class WorkspaceError extends Error {}
+
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+// A FIFO opened for reading blocks until a writer comes; non-blocking, it opens at once and
+// the regular-file check refuses it.
+const NON_BLOCK = constants.O_NONBLOCK ?? 0;
+
+const within = (root: string, real: string) => real === root || real.startsWith(root + sep);
+
+async function rootOf(workspace: string): Promise<string> {
+  try {
+    return await realpath(resolve(workspace));
+  } catch {
+    throw new WorkspaceError(`the workspace ${workspace} does not exist`);
+  }
+}
+
+const outside = (path: string) =>
+  new WorkspaceError(`${JSON.stringify(path)} is outside the workspace; use a path relative to it`);
+
+const missing = (code: string | undefined) => code === 'ENOENT' || code === 'ENOTDIR';
+
+/**
+ * The real path `path` names inside the workspace, links resolved; for a path that does not
+ * exist yet, its deepest existing parent's real path with the rest appended. Throws
+ * `WorkspaceError` when it lands outside, or when a component is a link to nowhere.
+ */
+export async function resolveInWorkspace(
+  workspace: string,
+  path: string,
+): Promise<{ root: string; real: string; exists: boolean }> {
+  const root = await rootOf(workspace);
+  const lexical = resolve(root, path);
+  if (!within(root, lexical)) throw outside(path);
+  const rest: string[] = [];
+  for (let probe = lexical; ; probe = dirname(probe)) {
+    let real: string;
+    try {
+      real = await realpath(probe);
+    } catch (error) {
+      if (!missing((error as NodeJS.ErrnoException).code)) throw error;
+      // realpath fails on a dangling link too; lstat tells it from a name that is free.
+      const link = await lstat(probe).catch(() => null);
+      if (link?.isSymbolicLink()) {
+        throw new WorkspaceError(
+          `${JSON.stringify(path)} goes through a symbolic link whose target does not exist`,
+        );
+      }
+      rest.unshift(basename(probe));
+      continue;
+    }
+    if (!within(root, real)) throw outside(path);
+    return { root, real: join(real, ...rest), exists: rest.length === 0 };
+  }
+}
+
+/** Refuses an opened file that is not a regular file, or not the one at an inside path. */
+async function checkOpened(
+  root: string,
+  path: string,
+  handle: FileHandle,
+  shown: string,
+): Promise<Stats> {
+  const opened = await handle.stat();
+  if (!opened.isFile()) {
+    throw new WorkspaceError(
+      `${JSON.stringify(shown)} is not a regular file (a folder, device, FIFO or socket)`,
+    );
+  }
+  const real = await realpath(path).catch(() => null);
+  const there = real === null ? null : await stat(real).catch(() => null);
+  if (
+    real === null ||
+    !within(root, real) ||
+    there === null ||
+    there.dev !== opened.dev ||
+    there.ino !== opened.ino
+  )
+    throw outside(shown);
+  return opened;
+}
+
+const PROC_FD = '/proc/self/fd';
+const openAt = process.platform === 'linux';
+
+/**
+ * Runs `work` on a path to `name` inside `folder` that is resolved from the opened folder once
+ * that folder is known to be the inside one (Linux: `/proc/self/fd/N/name` resolves from the
+ * descriptor, as openat does), so a parent swapped for a link after the check cannot make even
+ * an empty file or folder appear outside. Elsewhere the path is used as it is, and what was
+ * opened is caught by the check after the open.
+ */
+async function inFolder<T>(
+  root: string,
+  folder: string,
+  name: string,
+  shown: string,
+  work: (path: string) => Promise<T>,
+): Promise<T> {
+  if (!openAt) return await work(join(folder, name));
+  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | NO_FOLLOW).catch(
+    (e) => openError(e, shown),
+  );
+  try {
+    const opened = await handle.stat();
+    const real = await realpath(folder).catch(() => null);
+    const there = real === null ? null : await stat(real).catch(() => null);
+    if (
+      real === null ||
+      !within(root, real) ||
+      there?.dev !== opened.dev ||
+      there?.ino !== opened.ino
+    )
+      throw outside(shown);
+    return await work(`${PROC_FD}/${handle.fd}/${name}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+const openInside = (root: string, real: string, flags: number, shown: string) =>
+  inFolder(root, dirname(real), basename(real), shown, (path) =>
+    open(path, flags, 0o666).catch((e) => openError(e, shown)),
+  );
+
+const openError = (error: unknown, shown: string): never => {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') throw new WorkspaceError(`${JSON.stringify(shown)} is a symbolic link`);
+  if (code === 'ENOENT') throw new WorkspaceError(`${JSON.stringify(shown)} does not exist`);
+  if (code === 'EISDIR') throw new WorkspaceError(`${JSON.stringify(shown)} is a folder`);
+  throw error;
+};
+
+/** Reads a regular file inside the workspace, at most `maxBytes` of it (more is refused). */
+export async function readWorkspaceFile(
+  workspace: string,
+  path: string,
+  maxBytes: number,
+): Promise<string> {
+  const { root, real } = await resolveInWorkspace(workspace, path);
+  const handle = await openInside(root, real, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK, path);
+  try {
+    const { size } = await checkOpened(root, real, handle, path);
+    const tooLarge = (bytes: number | string) =>
+      new WorkspaceError(
+        `${JSON.stringify(path)} is ${bytes} bytes; files of at most ${maxBytes} bytes can be read`,
+      );
+    if (size > maxBytes) throw tooLarge(size);
+    // The size can lie (files in /proc say 0) or grow while read: count what comes instead.
+    const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw tooLarge(`more than ${maxBytes}`);
+      chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a file inside the workspace, creating missing folders one at a time (each checked
+ * after it is made, so a parent swapped for a link is caught). The file is truncated only
+ * after the opened file is known to be the right one.
+ */
+export async function writeWorkspaceFile(
+  workspace: string,
+  path: string,
+  content: string,
+): Promise<void> {
+  const { root, real, exists } = await resolveInWorkspace(workspace, path);
+  if (!exists) await makeFolders(root, dirname(real), path);
+  const handle = await openInside(
+    root,
+    real,
+    constants.O_WRONLY | constants.O_CREAT | NO_FOLLOW | NON_BLOCK,
+    path,
+  );
+  try {
+    await checkOpened(root, real, handle, path);
+    await handle.truncate(0);
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function makeFolders(root: string, folder: string, shown: string): Promise<void> {
+  if (within(root, folder) && folder !== root) {
+    const exists = await stat(folder).catch(() => null);
+    if (exists === null) {
+      await makeFolders(root, dirname(folder), shown);
+      await inFolder(root, dirname(folder), basename(folder), shown, (path) =>
+        mkdir(path).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        }),
+      );
+    } else if (!exists.isDirectory())
+      throw new WorkspaceError(`${JSON.stringify(shown)}: ${folder} is not a folder`);
+  }
+  const real = await realpath(folder);
+  if (!within(root, real)) throw outside(shown);
+}
+
+/** The real path of a folder inside the workspace (for listing and searching). */
+export async function workspaceFolder(
+  workspace: string,
+  path: string,
+): Promise<{ root: string; real: string }> {
+  const { root, real, exists } = await resolveInWorkspace(workspace, path);
+  if (!exists) throw new WorkspaceError(`${JSON.stringify(path)} does not exist`);
+  if (!(await stat(real)).isDirectory())
+    throw new WorkspaceError(`${JSON.stringify(path)} is not a folder`);
+  return { root, real };
+}
