@@ -21,7 +21,10 @@ export enum FrameKind {
 
 export interface Frame {
   readonly name: string;
-  readonly path: ArgumentPath;
+  /** Its index among same-name siblings. */
+  readonly index: number;
+  /** Built from the open elements the first time a delta needs it: opening stays O(1). */
+  path: ArgumentPath | null;
   kind: FrameKind;
   readonly schema: ArgumentSchema | undefined;
   /** Whitespace seen while undecided: the value if the element holds nothing else. */
@@ -51,20 +54,28 @@ export function createObject(): ToolArguments {
  * `onDelta` receives string content as it arrives, with its path.
  */
 export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) => void) {
-  let root: Frame = frame('', ROOT_PATH, FrameKind.Object, undefined);
+  let root: Frame = frame('', 0, FrameKind.Object, undefined);
+  root.path = ROOT_PATH;
   const stack: Frame[] = [root];
+  /**
+   * Stack positions of the open elements of each name, ascending: finding the element a
+   * closing tag belongs to is a lookup, not a walk down the stack (which is quadratic when
+   * thousands of elements are open).
+   */
+  const openByName = new Map<string, number[]>();
   /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
   let version = 0;
 
   function frame(
     name: string,
-    path: ArgumentPath,
+    index: number,
     kind: FrameKind,
     schema: ArgumentSchema | undefined,
   ): Frame {
     return {
       name,
-      path,
+      index,
+      path: null,
       kind,
       schema,
       pendingWhitespace: '',
@@ -73,6 +84,21 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       lists: null,
       seen: null,
     };
+  }
+
+  /** The path of `stack[at]`, whose ancestors are the frames below it. */
+  function pathOf(at: number): ArgumentPath {
+    const f = stack[at];
+    if (f.path === null) {
+      const names: string[] = new Array(at);
+      const indices: number[] = new Array(at);
+      for (let i = 1; i <= at; i++) {
+        names[i - 1] = stack[i].name;
+        indices[i - 1] = stack[i].index;
+      }
+      f.path = { names, indices };
+    }
+    return f.path;
   }
 
   function toObject(f: Frame): void {
@@ -85,10 +111,12 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
   return {
     /** Starts a new, empty arguments object, shaped by the tool's schema when there is one. */
     reset(rootSchema: ArgumentSchema | undefined): void {
-      root = frame('', ROOT_PATH, FrameKind.Object, rootSchema);
+      root = frame('', 0, FrameKind.Object, rootSchema);
+      root.path = ROOT_PATH;
       root.object = createObject();
       stack.length = 0;
       stack.push(root);
+      openByName.clear();
       version++;
     },
     get version(): number {
@@ -105,8 +133,17 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
      * shallower than `below` (default: any open element), or -1.
      */
     depthOf(name: string, below = stack.length): number {
-      for (let i = below - 1; i > 0; i--) if (stack[i].name === name) return i;
-      return -1;
+      const positions = openByName.get(name);
+      if (positions === undefined) return -1;
+      // The last position under `below`: a binary search over the ascending positions.
+      let lo = 0;
+      let hi = positions.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (positions[mid] < below) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo === 0 ? -1 : positions[lo - 1];
     },
     open(name: string): void {
       const parent = stack[stack.length - 1];
@@ -120,14 +157,13 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
         parent.lists.add(name);
         schema = schema?.items;
       }
-      const path = {
-        names: [...parent.path.names, name],
-        indices: [...parent.path.indices, index],
-      };
+      const positions = openByName.get(name);
+      if (positions === undefined) openByName.set(name, [stack.length]);
+      else positions.push(stack.length);
       stack.push(
         frame(
           name,
-          path,
+          index,
           hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
           schema,
         ),
@@ -148,26 +184,27 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
         f.kind = FrameKind.String;
         if (f.pendingWhitespace !== '') {
           pushPiece(f.pieces, f.pendingWhitespace);
-          onDelta(f.path, f.pendingWhitespace);
+          onDelta(pathOf(stack.length - 1), f.pendingWhitespace);
           f.pendingWhitespace = '';
         }
       }
       if (s === '') return;
       pushPiece(f.pieces, s);
-      onDelta(f.path, s);
+      onDelta(pathOf(stack.length - 1), s);
     },
     /** Closes the innermost element and stores its value in its parent. */
     close(): void {
-      const f = stack.pop();
-      if (f === undefined || stack.length === 0)
-        throw new Error('arguments tree: close without open');
+      if (stack.length < 2) throw new Error('arguments tree: close without open');
+      const f = stack[stack.length - 1];
       let value: JsonValue;
       if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
       else if (f.kind === FrameKind.String) value = joinPieces(f.pieces);
       else {
         value = f.pendingWhitespace;
-        if (value !== '') onDelta(f.path, value);
+        if (value !== '') onDelta(pathOf(stack.length - 1), value);
       }
+      stack.pop();
+      openByName.get(f.name)?.pop();
       const parent = stack[stack.length - 1];
       const target = parent.object as ToolArguments;
       if (parent.lists?.has(f.name)) {

@@ -210,8 +210,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   function finishNameField(): void {
     const raw = fieldPieces.join('');
     fieldPieces = [];
-    const unwrapped =
-      raw.indexOf('<') === -1 ? raw : raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1');
+    const unwrapped = raw.indexOf('<') === -1 ? raw : unwrapCdata(raw);
     const value = decodeEntities(unwrapped).trim();
     const previous = fieldName === 'tool_name' ? toolName : serverName;
     if (previous !== undefined) {
@@ -582,10 +581,10 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   function finishJson(closeOffset: number): void {
     const json = jsonPieces.join('');
     jsonPieces = [];
-    const result = readJsonCall(json);
+    const result = readJsonCall(json, options.maxDepth);
     if (!result.ok) {
       fail(
-        'invalid-json',
+        result.code,
         `the JSON inside <tool> is invalid (${result.message}); write the call as XML elements`,
         jsonStart + Math.min(result.position, json.length),
       );
@@ -717,3 +716,23 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
 }
 
 export type CallParser = ReturnType<typeof createCallParser>;
+
+const CDATA_CLOSE = ']]>';
+
+/**
+ * The text of a name field with its CDATA sections unwrapped, in one pass: a regular
+ * expression retried at each of thousands of unclosed `<![CDATA[` is quadratic.
+ */
+function unwrapCdata(raw: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = raw.indexOf(CDATA_OPEN, at);
+    if (open === -1) break;
+    const close = raw.indexOf(CDATA_CLOSE, open + CDATA_OPEN.length);
+    if (close === -1) break;
+    out += raw.slice(at, open) + raw.slice(open + CDATA_OPEN.length, close);
+    at = close + CDATA_CLOSE.length;
+  }
+  return out + raw.slice(at);
+}

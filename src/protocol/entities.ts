@@ -28,8 +28,16 @@ export function readEntity(
   decoded: { text: string },
 ): number {
   const end = Math.min(s.length, at + MAX_ENTITY_LENGTH);
-  const semi = s.indexOf(';', at + 1);
-  if (semi === -1 || semi >= end) {
+  // Look for the `;` only as far as a reference can reach: searching to the end of the
+  // input at every `&` is quadratic on text full of `&`.
+  let semi = -1;
+  for (let i = at + 1; i < end; i++) {
+    if (s.charCodeAt(i) === Char.Semicolon) {
+      semi = i;
+      break;
+    }
+  }
+  if (semi === -1) {
     return !final && s.length < at + MAX_ENTITY_LENGTH && couldBeEntity(s, at + 1)
       ? NEED_MORE
       : LITERAL;

@@ -8,50 +8,124 @@ export type JsonCallResult =
       toolName: string | undefined;
       arguments: ToolArguments;
     }
-  | { ok: false; message: string; position: number };
+  | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
 
-/** Copies parsed JSON onto null-prototype objects, so `__proto__` stays a plain key. */
+/**
+ * Copies parsed JSON onto null-prototype objects, so `__proto__` stays a plain key. Iterative:
+ * a document nested thousands deep is copied, not a stack overflow.
+ */
 export function toNullPrototype(value: unknown): JsonValue {
-  if (Array.isArray(value)) return value.map(toNullPrototype);
-  if (value !== null && typeof value === 'object') {
-    const out = createObject();
-    for (const [key, inner] of Object.entries(value)) out[key] = toNullPrototype(inner);
-    return out;
+  const copy = (v: unknown): JsonValue =>
+    Array.isArray(v)
+      ? new Array(v.length)
+      : v !== null && typeof v === 'object'
+        ? createObject()
+        : (v as JsonValue);
+  const top = copy(value);
+  const work: Array<[unknown, JsonValue]> = [[value, top]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [from, to] = item;
+    if (Array.isArray(from)) {
+      const out = to as JsonValue[];
+      for (let i = 0; i < from.length; i++) {
+        out[i] = copy(from[i]);
+        if (out[i] !== null && typeof out[i] === 'object') work.push([from[i], out[i]]);
+      }
+    } else if (from !== null && typeof from === 'object') {
+      const out = to as { [key: string]: JsonValue };
+      for (const [key, inner] of Object.entries(from)) {
+        out[key] = copy(inner);
+        if (out[key] !== null && typeof out[key] === 'object') work.push([inner, out[key]]);
+      }
+    }
   }
-  return value as JsonValue;
+  return top;
+}
+
+/**
+ * How deep `json`'s arrays and objects nest, counted in one pass (strings skipped), stopping
+ * as soon as it passes `max`: JSON nested past the parser's `maxDepth` is refused before it is
+ * parsed, so nothing downstream (coercion, validation, JSON.stringify) meets it.
+ */
+export function jsonDepthExceeds(json: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string: to the next quote that is not escaped.
+      for (i++; i < json.length; i++) {
+        const d = json.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+export type ModelJson =
+  | { ok: true; value: unknown }
+  | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
+
+/** `JSON.parse` for JSON a model wrote: nesting bounded, the failure's position kept. */
+export function parseModelJson(json: string, maxDepth: number): ModelJson {
+  const deep = jsonDepthExceeds(json, maxDepth);
+  if (deep !== -1) {
+    return {
+      ok: false,
+      code: 'max-depth-exceeded',
+      message: `the JSON nests deeper than ${maxDepth} levels`,
+      position: deep,
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(json) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /position (\d+)/.exec(message);
+    return { ok: false, code: 'invalid-json', message, position: at ? Number(at[1]) : json.length };
+  }
 }
 
 /**
  * Reads the deprecated JSON form, `{"server_name": …, "tool_name": …, "arguments": {…}}`.
  * `arguments` may also be a JSON string holding the object, as some models write it.
  */
-export function readJsonCall(json: string): JsonCallResult {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = /position (\d+)/.exec(message);
-    return { ok: false, message, position: at ? Number(at[1]) : json.length };
-  }
+export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
+  const read = parseModelJson(json, maxDepth);
+  if (!read.ok) return read;
+  const parsed = read.value;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { ok: false, message: 'the JSON form must be an object', position: 0 };
+    return {
+      ok: false,
+      code: 'invalid-json',
+      message: 'the JSON form must be an object',
+      position: 0,
+    };
   }
   const fields = parsed as Record<string, unknown>;
   let args = fields.arguments;
   if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
+    const inner = parseModelJson(args, maxDepth);
+    if (!inner.ok) {
       return {
         ok: false,
-        message: '"arguments" is a string that does not hold a JSON object',
+        code: inner.code,
+        message: `"arguments" is a string that does not hold a JSON object (${inner.message})`,
         position: 0,
       };
     }
+    args = inner.value;
   }
   if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-    return { ok: false, message: '"arguments" must be an object', position: 0 };
+    return {
+      ok: false,
+      code: 'invalid-json',
+      message: '"arguments" must be an object',
+      position: 0,
+    };
   }
   return {
     ok: true,

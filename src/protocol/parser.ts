@@ -96,10 +96,8 @@ export function createParser(options: ParserOptions): Parser {
   const dialect = options.dialect ?? 'tagcall';
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
-  const callParser = createCallParser(
-    { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
-    emit,
-  );
+  const limits = { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth };
+  const callParser = createCallParser({ ...limits, schemas: options.schemas }, emit);
 
   let buf = '';
   let pos = 0;
@@ -303,7 +301,7 @@ export function createParser(options: ParserOptions): Parser {
 
   function readBlock(reader: BlockReader): void {
     const raw = joinPieces(rawPieces);
-    const result = reader.read(raw);
+    const result = reader.read(raw, limits);
     if (!result.ok) {
       failBlock(result.code, result.message, blockStart + result.position);
       return;

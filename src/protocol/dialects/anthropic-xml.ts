@@ -7,14 +7,14 @@ const FORM: InvocationForm = {
   close: '</function_calls>',
   call: {
     start: '<invoke',
-    pattern: /<invoke\s+name\s*=\s*(?:"([^"]*)"|'([^']*)')\s*>/y,
+    pattern: /<invoke\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')\s{0,64}>/y,
     close: '</invoke>',
     unnamed: '<invoke> needs a name: <invoke name="tool_name">',
     unclosed: '<invoke> was not closed with </invoke>',
   },
   parameter: {
     start: '<parameter',
-    pattern: /<parameter\s+name\s*=\s*(?:"([^"]*)"|'([^']*)')\s*>/y,
+    pattern: /<parameter\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')\s{0,64}>/y,
     close: '</parameter>',
     unclosed: '<parameter> was not closed with </parameter>',
   },

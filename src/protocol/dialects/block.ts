@@ -16,10 +16,16 @@ export type BlockResult =
  * A dialect's block: it opens with `open` at a line start and ends at the first `close`;
  * `read` turns the whole block (both tags included) into calls, or says why it cannot.
  */
+/** What bounds a reader: the parser's own limits. */
+export interface BlockLimits {
+  /** How deep arguments may nest (a JSON body's arrays and objects too). */
+  maxDepth: number;
+}
+
 export interface BlockReader {
   open: string;
   close: string;
-  read(block: string): BlockResult;
+  read(block: string, limits: BlockLimits): BlockResult;
 }
 
 export const failure = (code: ParseErrorCode, message: string, position: number): BlockResult => ({

@@ -1,6 +1,6 @@
 import { createObject } from '../arguments-tree.js';
 import type { ToolArguments } from '../events.js';
-import { toNullPrototype } from '../json-call.js';
+import { parseModelJson, toNullPrototype } from '../json-call.js';
 import { type BlockCall, type BlockReader, failure } from './block.js';
 
 /**
@@ -10,21 +10,17 @@ import { type BlockCall, type BlockReader, failure } from './block.js';
 export const hermes: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
-  read(block) {
+  read(block, limits) {
     const start = '<tool_call>'.length;
     const json = block.slice(start, block.length - '</tool_call>'.length);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch (error) {
-      const message = (error as Error).message;
-      const at = /position (\d+)/.exec(message);
+    const read = parseModelJson(json, limits.maxDepth);
+    if (!read.ok)
       return failure(
-        'invalid-json',
-        `the call is not valid JSON: ${message}`,
-        start + (at ? Number(at[1]) : 0),
+        read.code,
+        `the call is not valid JSON: ${read.message}`,
+        start + read.position,
       );
-    }
+    const parsed = read.value;
     const items = Array.isArray(parsed) ? parsed : [parsed];
     const calls: BlockCall[] = [];
     for (const item of items) {
@@ -37,15 +33,14 @@ export const hermes: BlockReader = {
         );
       let args = fields.arguments ?? fields.parameters;
       if (typeof args === 'string') {
-        try {
-          args = JSON.parse(args);
-        } catch {
+        const inner = parseModelJson(args, limits.maxDepth);
+        if (!inner.ok)
           return failure(
-            'invalid-json',
-            '"arguments" is a string that does not hold a JSON object',
+            inner.code,
+            `"arguments" is a string that does not hold a JSON object (${inner.message})`,
             start,
           );
-        }
+        args = inner.value;
       }
       if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
         return failure('invalid-json', '"arguments" must be an object', start);

@@ -20,9 +20,11 @@ export const DIALECTS: readonly Dialect[] = [
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
-  read(block) {
+  read(block, limits) {
     const body = block.slice('<tool_call>'.length).trimStart();
-    return body.startsWith('<function') ? qwen3Coder.read(block) : hermes.read(block);
+    return body.startsWith('<function')
+      ? qwen3Coder.read(block, limits)
+      : hermes.read(block, limits);
   },
 };
 

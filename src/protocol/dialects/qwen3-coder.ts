@@ -7,14 +7,14 @@ const FORM: InvocationForm = {
   close: '</tool_call>',
   call: {
     start: '<function',
-    pattern: /<function=([^>\n]+)>/y,
+    pattern: /<function=([^>\n]{1,256})>/y,
     close: '</function>',
     unnamed: 'write the function as <function=name>',
     unclosed: '<function=…> was not closed with </function>',
   },
   parameter: {
     start: '<parameter=',
-    pattern: /<parameter=([^>\n]+)>/y,
+    pattern: /<parameter=([^>\n]{1,256})>/y,
     close: '</parameter>',
     unclosed: '<parameter=…> was not closed with </parameter>',
   },
