@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,66 @@ describe('JSONL store', () => {
       expect(textOf(m).startsWith(`${n} `)).toBe(true);
     expect(loaded.damaged.length).toBeLessThanOrEqual(1);
     if (loaded.damaged.length === 1) expect(loaded.damaged[0].kind).toBe('torn-tail');
+  });
+
+  it('on a full disk an append throws and leaves no torn record; what it reported as written loads', () => {
+    const dir = tempDir();
+    // ulimit -f: writes past 4 KiB come up short and then fail (EFBIG), as on a full disk.
+    const run = spawnSync(
+      'bash',
+      [
+        '-c',
+        'ulimit -f 4; exec "$0" --import tsx "$1" "$2"',
+        process.execPath,
+        fileURLToPath(new URL('./support/full-disk-writer.ts', import.meta.url)),
+        dir,
+      ],
+      { encoding: 'utf8' },
+    );
+    const outcomes = JSON.parse(run.stdout) as Array<{ id: string; ok: boolean; error?: string }>;
+    const written = outcomes.filter((o) => o.ok).map((o) => o.id);
+    expect(written.length).toBeGreaterThan(3);
+    expect(outcomes.length - written.length).toBeGreaterThan(0);
+    expect(outcomes.find((o) => !o.ok)?.error).toMatch(/^could not append to thread "full": /);
+    const store = createJsonlStore({ dir });
+    const loaded = store.load('full');
+    expect(loaded.damaged).toEqual([]);
+    expect(loaded.messages.map((m) => m.id)).toEqual(written);
+    store.append('full', user('after', { id: 'after' }));
+    expect(store.load('full').messages.map((m) => m.id)).toEqual([...written, 'after']);
+  });
+
+  it('cuts a torn tail by bytes, also when it ends inside a multi-byte character', () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    store.append('t', user('ünïcødé ✓', { id: 'a' }));
+    const torn = Buffer.from('{"id":"b","text":"日本');
+    appendFileSync(join(dir, 't.jsonl'), torn.subarray(0, torn.length - 1));
+    expect(store.load('t').damaged).toHaveLength(1);
+    store.append('t', user('next', { id: 'c' }));
+    expect(store.load('t')).toMatchObject({ damaged: [], messages: [{ id: 'a' }, { id: 'c' }] });
+  });
+
+  it('an append after a torn tail (a crash, never loaded) cuts it first: records are never glued', () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir });
+    store.append('t', user('one', { id: 'a' }));
+    appendFileSync(join(dir, 't.jsonl'), '{"id":"torn","rol');
+    store.append('t', user('two', { id: 'b' }));
+    expect(store.load('t')).toMatchObject({ damaged: [], messages: [{ id: 'a' }, { id: 'b' }] });
+  });
+
+  it('reads a thread as a stream of lines: a record over maxRecordBytes is reported and skipped', () => {
+    const dir = tempDir();
+    const store = createJsonlStore({ dir, maxRecordBytes: 5000 });
+    store.append('t', user('small', { id: 'a' }));
+    store.append('t', user('x'.repeat(20_000), { id: 'huge' }));
+    store.append('t', user('small again', { id: 'b' }));
+    const loaded = store.load('t');
+    expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
+    expect(loaded.damaged).toHaveLength(1);
+    expect(loaded.damaged[0]).toMatchObject({ line: 2, kind: 'corrupt' });
+    expect(loaded.damaged[0].text.length).toBeLessThan(5000);
   });
 
   it('backs a memory: add persists, loadMemory restores the thread', async () => {

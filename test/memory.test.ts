@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -221,6 +223,61 @@ describe('thread store', () => {
     expect(threads.list()).toEqual(['a']);
     expect(threads.delete('a')).toBe(true);
     expect(threads.get('a')).toBeUndefined();
+  });
+});
+
+describe('thread store at scale', () => {
+  const bestOf = (work: () => void) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      work();
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+  const fill = (n: number) => () => {
+    const threads = createThreadStore({ create: () => createMemory({ budget: 10 }) });
+    for (let i = 0; i < n; i++) threads.getOrCreate(`t${i}`);
+  };
+  it('each call is O(1) amortized: 2n threads take at most 3x the time of n', () => {
+    fill(20_000)();
+    const ratio = bestOf(fill(40_000)) / bestOf(fill(20_000));
+    expect(ratio).toBeLessThanOrEqual(3);
+  });
+  it('caps live threads, evicting the least recently used', () => {
+    const threads = createThreadStore({
+      create: () => createMemory({ budget: 10 }),
+      maxThreads: 2,
+    });
+    const a = threads.getOrCreate('a');
+    threads.getOrCreate('b');
+    threads.get('a');
+    threads.getOrCreate('c');
+    expect(threads.list()).toEqual(['a', 'c']);
+    expect(threads.get('a')).toBe(a);
+  });
+});
+
+describe('truncated tool results', () => {
+  it('keep a copy of what is kept, not a view holding the whole original alive', () => {
+    const held = (mode: string) => {
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--expose-gc',
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./support/retained-by-truncation.ts', import.meta.url)),
+          mode,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(run.stderr).toBe('');
+      return Number(run.stdout);
+    };
+    // Eight 50 MiB originals held through slices would be 400 MiB more than without them.
+    expect(held('add') - held('none')).toBeLessThan(50);
   });
 });
 

@@ -7,7 +7,12 @@ export {
   type Window,
   type WindowOptions,
 } from './fit-window.js';
-export { createJsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
+export {
+  createJsonlStore,
+  JSONL_STORE_DEFAULTS,
+  type JsonlStoreOptions,
+  StoreWriteError,
+} from './jsonl-store.js';
 export {
   createMemory,
   loadMemory,
@@ -18,6 +23,11 @@ export {
   type Summarizer,
 } from './memory.js';
 export type { DamagedRecord, LoadedThread, MessageStore } from './message-store.js';
-export { createThreadStore, type ThreadStore, type ThreadStoreOptions } from './thread-store.js';
+export {
+  createThreadStore,
+  THREAD_STORE_DEFAULTS,
+  type ThreadStore,
+  type ThreadStoreOptions,
+} from './thread-store.js';
 export { type Encoding, estimate, exact } from './token-counters.js';
 export { truncateMiddle } from './truncate.js';

@@ -5,9 +5,13 @@ export interface ThreadStoreOptions {
   create: (threadId: string) => Memory;
   /** Threads unused this long are evicted. Default one hour. */
   idleMs?: number;
+  /** At most this many live threads: making one more evicts the least recently used. Default 10,000. */
+  maxThreads?: number;
   /** The clock, for tests. Default `Date.now`. */
   now?: () => number;
 }
+
+export const THREAD_STORE_DEFAULTS = { idleMs: 60 * 60 * 1000, maxThreads: 10_000 };
 
 export interface ThreadStore {
   get(threadId: string): Memory | undefined;
@@ -18,29 +22,65 @@ export interface ThreadStore {
   sweep(): number;
 }
 
+interface Live {
+  id: string;
+  memory: Memory;
+  usedAt: number;
+  older: Live | null;
+  newer: Live | null;
+}
+
 /**
- * Live threads by id, each evicted after `idleMs` without use. Eviction is lazy (on every
- * call), so no timer keeps the process alive; a persistent store keeps what eviction drops.
+ * Live threads by id, each evicted after `idleMs` without use, and the least recently used
+ * first when `maxThreads` are live. Threads sit in a list in order of last use (a use moves
+ * one to the newest end), so eviction looks only at the oldest: each call costs O(1)
+ * amortized, however many threads are live. (A Map's own order will not do: V8 walks past
+ * every deleted entry at its front on each new iteration.) Eviction is lazy (on calls), so
+ * no timer keeps the process alive; a persistent store keeps what eviction drops.
  */
 export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
-  const idleMs = options.idleMs ?? 60 * 60 * 1000;
+  const idleMs = options.idleMs ?? THREAD_STORE_DEFAULTS.idleMs;
+  const maxThreads = Math.max(1, options.maxThreads ?? THREAD_STORE_DEFAULTS.maxThreads);
   const now = options.now ?? Date.now;
-  const threads = new Map<string, { memory: Memory; usedAt: number }>();
+  const threads = new Map<string, Live>();
+  let oldest: Live | null = null;
+  let newest: Live | null = null;
+
+  const unlink = (t: Live) => {
+    if (t.older === null) oldest = t.newer;
+    else t.older.newer = t.newer;
+    if (t.newer === null) newest = t.older;
+    else t.newer.older = t.older;
+    t.older = null;
+    t.newer = null;
+  };
+  const pushNewest = (t: Live) => {
+    t.older = newest;
+    t.newer = null;
+    if (newest === null) oldest = t;
+    else newest.newer = t;
+    newest = t;
+  };
+  const remove = (t: Live) => {
+    unlink(t);
+    threads.delete(t.id);
+  };
   const sweep = () => {
     const cutoff = now() - idleMs;
     let evicted = 0;
-    for (const [id, thread] of threads) {
-      if (thread.usedAt <= cutoff) {
-        threads.delete(id);
-        evicted++;
-      }
+    while (oldest !== null && oldest.usedAt <= cutoff) {
+      remove(oldest);
+      evicted++;
     }
     return evicted;
   };
   const touch = (id: string) => {
     const thread = threads.get(id);
-    if (thread !== undefined) thread.usedAt = now();
-    return thread?.memory;
+    if (thread === undefined) return undefined;
+    thread.usedAt = now();
+    unlink(thread);
+    pushNewest(thread);
+    return thread.memory;
   };
   return {
     get(id) {
@@ -52,13 +92,23 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       const found = touch(id);
       if (found !== undefined) return found;
       const memory = options.create(id);
-      threads.set(id, { memory, usedAt: now() });
+      if (threads.size >= maxThreads && oldest !== null) remove(oldest);
+      const thread: Live = { id, memory, usedAt: now(), older: null, newer: null };
+      threads.set(id, thread);
+      pushNewest(thread);
       return memory;
     },
-    delete: (id) => threads.delete(id),
+    delete(id) {
+      const thread = threads.get(id);
+      if (thread === undefined) return false;
+      remove(thread);
+      return true;
+    },
     list() {
       sweep();
-      return [...threads.keys()];
+      const ids: string[] = [];
+      for (let t = oldest; t !== null; t = t.newer) ids.push(t.id);
+      return ids;
     },
     sweep,
   };
