@@ -12,6 +12,7 @@ import {
   type ReplayModel,
   runAgent,
   startReplayModel,
+  toTextProtocol,
   workspaceTools,
 } from '../src/index.js';
 
@@ -71,13 +72,9 @@ describe('the full session over real HTTP, SSE, MCP and files', () => {
     expect(events.filter((e) => e.type === 'malformed')).toHaveLength(1);
     expect(events.some((e) => e.type === 'argument-delta')).toBe(true);
     // The model saw the parser's error as a tool error before it wrote the call again.
-    const texts = result.memory
-      .all()
-      .map((m) => m.parts.map((p) => ('text' in p ? p.text : '')).join(''));
+    const seen = toTextProtocol(result.memory.all()).map((m) => m.content);
     expect(
-      texts.some((t) =>
-        t.startsWith('Tool: tool call\nError: the <tool> block has no <tool_name>'),
-      ),
+      seen.some((t) => t.startsWith('Tool: tool call\nError: the <tool> block has no <tool_name>')),
     ).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 export {
   type ChatMessage,
   createOpenAIClient,
+  MODEL_CLIENT_DEFAULTS,
   type ModelClient,
   type ModelDelta,
   ModelError,

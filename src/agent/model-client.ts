@@ -38,6 +38,27 @@ export interface OpenAIClientOptions {
   temperature?: number;
   /** Waits between retries; tests shorten it. */
   backoffMs?: number;
+  /** One SSE event larger than this fails the request (a stream that never ends its event). Default 8 MiB. */
+  maxEventBytes?: number;
+}
+
+export const MODEL_CLIENT_DEFAULTS = { timeoutMs: 120_000, retries: 3, maxEventBytes: 8 << 20 };
+
+/** How much of an error body is read for its message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/** At most `limit` bytes of a body, decoded; the rest is not read. */
+async function readSome(response: Response, limit: number): Promise<string> {
+  if (response.body === null) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += bytes.length;
+    text += decoder.decode(bytes, { stream: true });
+    if (size >= limit) break;
+  }
+  return text.slice(0, limit);
 }
 
 /** A request the server refused (4xx): retrying will not help. */
@@ -74,12 +95,13 @@ interface ChunkChoice {
  * a `restart` delta, so the consumer starts its parse over.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
-  const retries = options.retries ?? 3;
+  const retries = options.retries ?? MODEL_CLIENT_DEFAULTS.retries;
+  const maxEventBytes = options.maxEventBytes ?? MODEL_CLIENT_DEFAULTS.maxEventBytes;
   const backoff = options.backoffMs ?? 250;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
   async function* attempt(request: ModelRequest): AsyncGenerator<ModelDelta> {
-    const signals = [AbortSignal.timeout(options.timeoutMs ?? 120_000)];
+    const signals = [AbortSignal.timeout(options.timeoutMs ?? MODEL_CLIENT_DEFAULTS.timeoutMs)];
     if (request.signal !== undefined) signals.push(request.signal);
     const controller = new AbortController();
     signals.push(controller.signal);
@@ -101,7 +123,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       }),
     });
     if (!response.ok || response.body === null) {
-      const body = await response.text().catch(() => '');
+      const body = await readSome(response, ERROR_BODY_BYTES).catch(() => '');
       let detail = body;
       try {
         const parsed = JSON.parse(body) as {
@@ -125,29 +147,47 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     const queue: ModelDelta[] = [];
     let done = false;
     let tail = '';
+    let tooLarge: ModelError | null = null;
     const sse = createSseParser({
+      maxBufferSize: maxEventBytes,
+      onError(error) {
+        if (error.type === 'max-buffer-size-exceeded')
+          tooLarge = new ModelError(
+            `the model server sent an SSE event over ${maxEventBytes} bytes`,
+            null,
+            false,
+          );
+      },
       onEvent(event) {
         if (event.data === '[DONE]') {
           done = true;
           return;
         }
-        let chunk: { choices?: ChunkChoice[] };
+        let chunk: { choices?: ChunkChoice[] } | null;
         try {
-          chunk = JSON.parse(event.data) as { choices?: ChunkChoice[] };
+          chunk = JSON.parse(event.data) as { choices?: ChunkChoice[] } | null;
         } catch {
           return;
         }
-        const choice = chunk.choices?.[0];
+        // `data: null`, a number, a list: not a chunk, nothing to take.
+        if (chunk === null || typeof chunk !== 'object') return;
+        const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
         const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
-        if (reasoning) queue.push({ type: 'reasoning', text: reasoning });
+        if (typeof reasoning === 'string' && reasoning !== '')
+          queue.push({ type: 'reasoning', text: reasoning });
         const text = choice?.delta?.content;
-        if (text) queue.push({ type: 'text', text });
-        if (choice?.finish_reason) queue.push({ type: 'finish', reason: choice.finish_reason });
+        if (typeof text === 'string' && text !== '') queue.push({ type: 'text', text });
+        if (typeof choice?.finish_reason === 'string' && choice.finish_reason !== '')
+          queue.push({ type: 'finish', reason: choice.finish_reason });
       },
     });
     const decoder = new TextDecoder();
     for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
       sse.feed(decoder.decode(bytes, { stream: true }));
+      if (tooLarge !== null) {
+        controller.abort();
+        throw tooLarge;
+      }
       while (queue.length > 0) {
         const delta = queue.shift() as ModelDelta;
         if (delta.type === 'text' && options.stopAfterTool) {

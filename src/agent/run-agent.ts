@@ -56,6 +56,11 @@ export interface RunAgentOptions {
   memory?: Memory;
   /** Default 25. */
   maxTurns?: number;
+  /**
+   * A reply (text and reasoning) longer than this ends the run as `failed`, its request
+   * aborted: a model stuck in a loop cannot fill the memory. Default 2,000,000 characters.
+   */
+  maxReplyChars?: number;
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
   hooks?: AgentHooks;
@@ -81,7 +86,12 @@ export interface AgentResult {
   memory: Memory;
 }
 
-export const AGENT_DEFAULTS = { maxTurns: 25, budget: 32_000, malformedLimit: 3 };
+export const AGENT_DEFAULTS = {
+  maxTurns: 25,
+  budget: 32_000,
+  malformedLimit: 3,
+  maxReplyChars: 2_000_000,
+};
 
 /**
  * The loop: send the window, stream the reply through the parser (events as they arrive),
@@ -93,6 +103,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const audit = options.audit;
   const memory = options.memory ?? createMemory({ budget: AGENT_DEFAULTS.budget });
   const maxTurns = options.maxTurns ?? AGENT_DEFAULTS.maxTurns;
+  const maxReplyChars = options.maxReplyChars ?? AGENT_DEFAULTS.maxReplyChars;
   const hooks = options.hooks ?? {};
   const parseOptions: ParseOptions = {
     prefilledThinking: 'never',
@@ -124,6 +135,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     if (options.signal?.aborted) return finish('cancelled', null, turn - 1);
     emit({ type: 'turn-start', turn });
     let reasoning = '';
+    let replyChars = 0;
     let modelFinish: string | undefined;
     // The reply is built from the very events that stream out: one parse per reply.
     let builder = createReplyBuilder();
@@ -146,6 +158,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
         messages: request,
         signal: options.signal,
       })) {
+        if (delta.type === 'text' || delta.type === 'reasoning') {
+          replyChars += delta.text.length;
+          if (replyChars > maxReplyChars) {
+            // Leaving the loop closes the stream, which aborts the request.
+            return finish(
+              'failed',
+              null,
+              turn,
+              `the model's reply passed maxReplyChars (${maxReplyChars} characters) and was stopped`,
+            );
+          }
+        }
         if (delta.type === 'text') {
           parser.feed(delta.text);
         } else if (delta.type === 'reasoning') {
@@ -155,6 +179,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
           modelFinish = delta.reason;
         } else if (delta.type === 'restart') {
           reasoning = '';
+          replyChars = 0;
           modelFinish = undefined;
           builder = createReplyBuilder();
           parser = startParse();
@@ -202,10 +227,17 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       for (const s of settled) audit?.record(toolMessage([s.result]), s.decision, s.call.endedAt);
     }
     if (errors.length > 0) {
-      // The model reads the parser's words and writes the call again (after the results of
-      // the calls that did parse, so those stay with their reply).
-      const feedback = user(
-        errors.map((e) => `Tool: tool call\nError: ${e.message} (${e.code})`).join('\n\n'),
+      // The model reads the parser's words and writes the call again.
+      // A tool message (not a user one: user text that reads as a result is escaped), with
+      // the results of the reply's calls, so it stays in the reply's unit in the window.
+      const feedback = toolMessage(
+        errors.map((e) => ({
+          kind: 'tool-result' as const,
+          callId: '',
+          toolName: 'tool call',
+          output: `${e.message} (${e.code})`,
+          isError: true,
+        })),
       );
       memory.add(feedback);
       audit?.record(feedback, { type: 'malformed_feedback', details: { streak: malformed } });

@@ -125,7 +125,13 @@ Options:
   --model-map A=B       serve model A as upstream model B (repeatable)
   --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
   --api-key KEY         sent upstream (default: the client's Authorization header)
+  --require-key KEY     clients must send "Authorization: Bearer KEY" (default: $TAGCALL_SERVE_KEY;
+                        none); it is never passed upstream
+  --allowed-host NAME   a Host name to serve besides IP addresses and localhost (repeatable;
+                        other names get 403, against DNS rebinding)
   --max-body-bytes N    larger requests get 413 (default 4194304)
+  --connect-timeout-ms N  wait for the upstream's headers, then 504 (default 120000)
+  --idle-timeout-ms N   longest pause in the upstream's answer, then 504 (default 120000)
   -h, --help            this text
 `;
 
@@ -410,7 +416,11 @@ async function serveCommand(argv: string[]): Promise<number> {
       'model-map': { type: 'string', multiple: true },
       grammar: { type: 'string' },
       'api-key': { type: 'string' },
+      'require-key': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       'max-body-bytes': { type: 'string' },
+      'connect-timeout-ms': { type: 'string' },
+      'idle-timeout-ms': { type: 'string' },
     },
     SERVE_USAGE,
   );
@@ -445,6 +455,19 @@ async function serveCommand(argv: string[]): Promise<number> {
     maxBodyBytes: positiveInteger(
       values['max-body-bytes'] as string | undefined,
       '--max-body-bytes',
+      SERVE_USAGE,
+    ),
+    requireKey:
+      (values['require-key'] as string | undefined) ?? process.env.TAGCALL_SERVE_KEY ?? undefined,
+    allowedHosts: values['allowed-host'] as string[] | undefined,
+    connectTimeoutMs: positiveInteger(
+      values['connect-timeout-ms'] as string | undefined,
+      '--connect-timeout-ms',
+      SERVE_USAGE,
+    ),
+    idleTimeoutMs: positiveInteger(
+      values['idle-timeout-ms'] as string | undefined,
+      '--idle-timeout-ms',
       SERVE_USAGE,
     ),
   });

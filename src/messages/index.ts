@@ -34,10 +34,12 @@ export { formatMessages } from './pretty.js';
 export { isRole, isUserInputRole, ROLES, type Role } from './roles.js';
 export { fromJsonText, messageFromJson, messageToJson, toJsonText } from './serialize.js';
 export {
+  escapeUserText,
   fromTextProtocol,
   renderToolResult,
   type TextMessage,
   toTextProtocol,
+  unescapeUserText,
 } from './text-protocol.js';
 export {
   charEstimate,

@@ -49,6 +49,19 @@ function joinPieces(pieces: ReadonlyArray<{ text: string; isText: boolean }>): s
   return out;
 }
 
+/**
+ * A user's line that starts with `Tool: ` (after any backslashes) gets one more backslash in
+ * front, so a user cannot write text that reads as a tool result, to the model or to
+ * `fromTextProtocol`; `unescapeUserText` takes exactly that one backslash off again.
+ */
+export function escapeUserText(text: string): string {
+  return text.replace(/^(\\*)Tool: /gm, '\\$1Tool: ');
+}
+
+export function unescapeUserText(text: string): string {
+  return text.replace(/^\\(\\*)Tool: /gm, '$1Tool: ');
+}
+
 /** `Tool: name\nresult`, or `Tool: name\nError: message`: how a result reaches the model. */
 export function renderToolResult(toolName: string, output: string, isError: boolean): string {
   return `Tool: ${toolName}\n${isError ? `Error: ${output}` : output}`;
@@ -56,7 +69,8 @@ export function renderToolResult(toolName: string, output: string, isError: bool
 
 /**
  * The conversation in the text protocol: calls as canonical `<tool>` XML (CDATA where the value
- * needs it), thinking as `[…]` on its own line, each tool result as a user message. An image
+ * needs it), thinking as `[…]` on its own line, each tool result as a user message; a user's
+ * own `Tool: ` lines are escaped (`escapeUserText`), so only a tool message reads as a result. An image
  * in a user or system message is said as `[image]` (`[image: URL]` for an http URL), so an
  * image-only message is never empty; custom parts have no text form and are left out.
  */
@@ -72,7 +86,8 @@ export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
       const text = renderPart(p, m.role as TextMessage['role']);
       return text === null || text === '' ? [] : [{ text, isText: p.kind === 'text' }];
     });
-    out.push({ role: m.role, content: joinPieces(pieces) });
+    const content = joinPieces(pieces);
+    out.push({ role: m.role, content: m.role === 'user' ? escapeUserText(content) : content });
   }
   return out;
 }
@@ -105,6 +120,7 @@ export function fromTextProtocol(
         { kind: 'tool-result', callId, toolName, output: isError ? body.slice(7) : body, isError },
       ]);
     }
-    return createMessage(m.role, m.content === '' ? [] : [{ kind: 'text', text: m.content }]);
+    const text = m.role === 'user' ? unescapeUserText(m.content) : m.content;
+    return createMessage(m.role, text === '' ? [] : [{ kind: 'text', text }]);
   });
 }

@@ -11,6 +11,7 @@ export type ValidationRule =
   | 'empty-content'
   | 'empty-input'
   | 'role-not-allowed-from-user'
+  | 'part-not-allowed-from-user'
   | 'result-without-call'
   | 'unanswered-call';
 
@@ -78,6 +79,13 @@ export function validateUserInput(messages: readonly Message[]): ValidationError
         index,
         rule: isRole(m.role) ? 'role-not-allowed-from-user' : 'unknown-role',
         message: `message[${index}]: role ${JSON.stringify(m.role)} not allowed in user input`,
+      });
+    } else if (m.parts.some((p) => p.kind === 'tool-call' || p.kind === 'tool-result')) {
+      // A call or a result inside a user turn would let a user pose as the model or a tool.
+      errors.push({
+        index,
+        rule: 'part-not-allowed-from-user',
+        message: `message[${index}]: a ${m.role} message cannot carry tool calls or tool results`,
       });
     } else if (!hasContent(m)) {
       errors.push({

@@ -1,6 +1,11 @@
 import type { NativeTool } from '../adapters/index.js';
 import { llamaCppGrammarFields } from '../grammar/index.js';
-import { fromOpenAI, type OpenAIMessage, toTextProtocol } from '../messages/index.js';
+import {
+  escapeUserText,
+  fromOpenAI,
+  type OpenAIMessage,
+  toTextProtocol,
+} from '../messages/index.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
 
 /** The parts of a Chat Completions request the proxy reads; the rest passes through. */
@@ -20,6 +25,56 @@ export interface ChatRequest {
 /** Why a request body cannot be served: answered with 400 and this message. */
 export class BadRequest extends Error {}
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/** Why a message cannot be read, or null: every shape the proxy reads is checked here. */
+function messageProblem(m: unknown, at: string): string | null {
+  if (!isObject(m) || typeof m.role !== 'string') return `${at} must be an object with a "role"`;
+  if (!ROLES.has(m.role))
+    return `${at}.role ${JSON.stringify(m.role)} is not one of ${[...ROLES].join(', ')}`;
+  const content = m.content;
+  const nullable = m.role === 'assistant';
+  if (content === null || content === undefined) {
+    if (!nullable) return `${at}.content is required for a ${m.role} message`;
+  } else if (Array.isArray(content)) {
+    for (const [j, part] of content.entries()) {
+      const where = `${at}.content[${j}]`;
+      if (!isObject(part) || typeof part.type !== 'string')
+        return `${where} must be an object with a "type"`;
+      if (part.type === 'text' && typeof part.text !== 'string')
+        return `${where}.text must be a string`;
+      if (
+        part.type === 'image_url' &&
+        !(isObject(part.image_url) && typeof part.image_url.url === 'string')
+      )
+        return `${where}.image_url.url must be a string`;
+    }
+  } else if (typeof content !== 'string') {
+    return `${at}.content must be a string or an array of parts`;
+  }
+  if (m.role === 'assistant' && m.tool_calls !== undefined) {
+    if (!Array.isArray(m.tool_calls)) return `${at}.tool_calls must be an array`;
+    for (const [j, call] of m.tool_calls.entries()) {
+      const where = `${at}.tool_calls[${j}]`;
+      if (!isObject(call) || typeof call.id !== 'string') return `${where}.id must be a string`;
+      if (!isObject(call.function) || typeof call.function.name !== 'string')
+        return `${where}.function.name must be a string`;
+      if (typeof call.function.arguments !== 'string')
+        return `${where}.function.arguments must be a string (JSON)`;
+    }
+  }
+  if (m.role === 'tool' && typeof m.tool_call_id !== 'string')
+    return `${at}.tool_call_id must be a string`;
+  return null;
+}
+
+/**
+ * The request body, checked: every shape the proxy reads is what Chat Completions says, so a
+ * client's mistake is a 400 that names the field (never a 500 from deep inside).
+ */
 export function readChatRequest(text: string): ChatRequest {
   let body: unknown;
   try {
@@ -27,26 +82,46 @@ export function readChatRequest(text: string): ChatRequest {
   } catch (error) {
     throw new BadRequest(`the request body is not JSON: ${(error as Error).message}`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new BadRequest('the request body must be a JSON object');
-  const request = body as ChatRequest;
-  if (!Array.isArray(request.messages) || request.messages.length === 0)
+  if (!isObject(body)) throw new BadRequest('the request body must be a JSON object');
+  if (body.model !== undefined && typeof body.model !== 'string')
+    throw new BadRequest('"model" must be a string');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean')
+    throw new BadRequest('"stream" must be true or false');
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
     throw new BadRequest('"messages" must be a non-empty array');
-  for (const [i, m] of request.messages.entries())
-    if (m === null || typeof m !== 'object' || typeof m.role !== 'string')
-      throw new BadRequest(`messages[${i}] must be an object with a "role"`);
-  if (request.tools !== undefined) {
-    if (!Array.isArray(request.tools)) throw new BadRequest('"tools" must be an array');
-    for (const [i, t] of request.tools.entries())
-      if (t?.type !== 'function' || typeof t.function?.name !== 'string')
+  for (const [i, m] of body.messages.entries()) {
+    const problem = messageProblem(m, `messages[${i}]`);
+    if (problem !== null) throw new BadRequest(problem);
+  }
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) throw new BadRequest('"tools" must be an array');
+    for (const [i, t] of body.tools.entries()) {
+      if (
+        !isObject(t) ||
+        t.type !== 'function' ||
+        !isObject(t.function) ||
+        typeof t.function.name !== 'string'
+      )
         throw new BadRequest(`tools[${i}] must be {"type": "function", "function": {"name", ...}}`);
+      if (t.function.parameters !== undefined && !isObject(t.function.parameters))
+        throw new BadRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
+    }
   }
+  const request = body as ChatRequest;
   const choice = request.tool_choice;
-  if (typeof choice === 'object' && choice !== null) {
-    const name = choice.function?.name;
+  if (choice !== undefined && typeof choice !== 'string' && !isObject(choice))
+    throw new BadRequest(
+      '"tool_choice" must be "none", "auto", "required" or {"type": "function", ...}',
+    );
+  if (typeof choice === 'string' && !['none', 'auto', 'required'].includes(choice))
+    throw new BadRequest(`"tool_choice" ${JSON.stringify(choice)} is not none, auto or required`);
+  if (isObject(choice)) {
+    const name = isObject(choice.function) ? choice.function.name : undefined;
     if (!request.tools?.some((t) => t.function.name === name))
-      throw new BadRequest(`tool_choice names "${name}", which is not in "tools"`);
+      throw new BadRequest(`tool_choice names "${String(name)}", which is not in "tools"`);
   }
+  if (request.stream_options !== undefined && !isObject(request.stream_options))
+    throw new BadRequest('"stream_options" must be an object');
   return request;
 }
 
@@ -55,6 +130,17 @@ export interface UpstreamPlan {
   body: Record<string, unknown>;
   /** The tools the reply's calls are read against (empty when the request had none). */
   tools: NativeTool[];
+}
+
+/** A user message with its `Tool: ` lines escaped, so the model cannot take them for a result. */
+function escapedUser(m: Extract<OpenAIMessage, { role: 'user' }>): OpenAIMessage {
+  return {
+    ...m,
+    content:
+      typeof m.content === 'string'
+        ? escapeUserText(m.content)
+        : m.content.map((p) => (p.type === 'text' ? { ...p, text: escapeUserText(p.text) } : p)),
+  };
 }
 
 export interface PlanOptions {
@@ -93,7 +179,11 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
   // message holds one result), so they line up by index.
   const rendered = toTextProtocol(fromOpenAI(request.messages));
   const messages = request.messages.map((m, i) =>
-    m.role === 'assistant' || m.role === 'tool' ? rendered[i] : m,
+    m.role === 'assistant' || m.role === 'tool'
+      ? rendered[i]
+      : m.role === 'user'
+        ? escapedUser(m)
+        : m,
   );
   // Always streamed from upstream; a streaming client's stream_options (usage) go along.
   const body: Record<string, unknown> = {

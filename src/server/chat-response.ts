@@ -34,12 +34,46 @@ export interface ChatCompletionMessage {
 export class ChatAnswer {
   readonly message: ChatCompletionMessage = { role: 'assistant', content: null };
   #indexById = new Map<string, number>();
+  #failed = new Set<string>();
+  #ended = 0;
+  #size = 0;
   #roleSent = false;
 
-  constructor(private readonly onDelta: (delta: Delta) => void = () => {}) {}
+  /**
+   * `onDelta` gets each delta as a chunk would carry it; `keep: false` (streaming) keeps no
+   * message, so a long answer costs no memory.
+   */
+  constructor(
+    private readonly onDelta: (delta: Delta) => void = () => {},
+    private readonly keep = true,
+  ) {}
 
+  /** Whether some call ended well (only those are offered for execution). */
   get hasCalls(): boolean {
-    return this.#indexById.size > 0;
+    return this.#ended > 0;
+  }
+
+  /** Whether a call broke off (a reply ending inside it, or one over maxCallBytes). */
+  get hasFailedCalls(): boolean {
+    return this.#failed.size > 0;
+  }
+
+  /** Characters kept in the message so far. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * The message to answer with: calls that broke off are left out (their text came back as
+   * content), so a broken call is never offered for execution.
+   */
+  finalMessage(): ChatCompletionMessage {
+    const calls = this.message.tool_calls?.filter((c) => !this.#failed.has(c.id));
+    if (calls === undefined || calls.length === 0) delete this.message.tool_calls;
+    else this.message.tool_calls = calls;
+    // Only blank lines around the calls: no content, as native tool calling answers.
+    if (calls?.length && this.message.content?.trim() === '') this.message.content = null;
+    return this.message;
   }
 
   #send(delta: Delta): void {
@@ -53,17 +87,26 @@ export class ChatAnswer {
   #arguments(id: string, json: string): void {
     const index = this.#indexById.get(id) ?? 0;
     const call = this.message.tool_calls?.[index];
-    if (call !== undefined) call.function.arguments += json;
+    if (call !== undefined && this.keep) {
+      call.function.arguments += json;
+      this.#size += json.length;
+    }
     if (json !== '') this.#send({ tool_calls: [{ index, function: { arguments: json } }] });
   }
 
   text(text: string): void {
-    this.message.content = (this.message.content ?? '') + text;
+    if (this.keep) {
+      this.message.content = (this.message.content ?? '') + text;
+      this.#size += text.length;
+    }
     this.#send({ content: text });
   }
 
   reasoning(text: string): void {
-    this.message.reasoning_content = (this.message.reasoning_content ?? '') + text;
+    if (this.keep) {
+      this.message.reasoning_content = (this.message.reasoning_content ?? '') + text;
+      this.#size += text.length;
+    }
     this.#send({ reasoning_content: text });
   }
 
@@ -97,8 +140,14 @@ export class ChatAnswer {
         break;
       }
       case 'call-delta':
+        this.#arguments(event.id, event.json);
+        break;
       case 'call-end':
+        this.#ended++;
+        this.#arguments(event.id, event.json);
+        break;
       case 'call-failed':
+        this.#failed.add(event.id);
         this.#arguments(event.id, event.json);
         break;
       default:

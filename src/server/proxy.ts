@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createParser as createSseParser } from 'eventsource-parser';
 import { createNativeCalls } from '../adapters/index.js';
 import type { ParserOptions } from '../protocol/index.js';
 import { BadRequest, type ChatRequest, planUpstream, readChatRequest } from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';
+import { createGuard } from './guard.js';
+import {
+  callUpstream,
+  pipeBody,
+  readCapped,
+  readEvents,
+  roomFor,
+  type UpstreamCall,
+  UpstreamTimeout,
+  UpstreamTooLarge,
+} from './upstream.js';
 
 export interface ProxyOptions {
   /** The model server's OpenAI-compatible base URL, e.g. `http://127.0.0.1:8080/v1`. */
@@ -22,8 +32,31 @@ export interface ProxyOptions {
   grammar?: 'llama.cpp';
   /** Sent upstream as `Authorization: Bearer …`; otherwise the client's header is passed on. */
   apiKey?: string;
+  /** Clients must send `Authorization: Bearer <requireKey>` (401 otherwise); it is not passed on. */
+  requireKey?: string;
+  /** Host names served besides IP addresses and `localhost` (403 otherwise: DNS rebinding). */
+  allowedHosts?: string[];
+  /** Until the upstream's response headers; then 504. Default 120 s. */
+  connectTimeoutMs?: number;
+  /** The longest pause in the upstream's body; then 504 (or an SSE error). Default 120 s. */
+  idleTimeoutMs?: number;
+  /** A buffered (non-streaming) answer or upstream JSON reply over this gets 502. Default 16 MiB. */
+  maxAnswerBytes?: number;
+  /** One upstream SSE event over this fails the answer. Default 8 MiB. */
+  maxEventBytes?: number;
+  /** Sees errors that are the proxy's own (answered 500); default: written to stderr. */
+  onError?: (error: unknown) => void;
   parser?: Omit<ParserOptions, 'onEvent'>;
 }
+
+export const PROXY_DEFAULTS = {
+  host: '127.0.0.1',
+  maxBodyBytes: 4 * 1024 * 1024,
+  connectTimeoutMs: 120_000,
+  idleTimeoutMs: 120_000,
+  maxAnswerBytes: 16 * 1024 * 1024,
+  maxEventBytes: 8 * 1024 * 1024,
+};
 
 export interface RunningProxy {
   /** `http://HOST:PORT/v1` */
@@ -60,6 +93,19 @@ function sendError(response: ServerResponse, status: number, message: string, ty
     .end(JSON.stringify({ error: { message, type, code: null, param: null } }));
 }
 
+/** What an upstream failure is for the client: its status, type and message. */
+function upstreamFailure(error: unknown): { status: number; type: string; message: string } {
+  if (error instanceof UpstreamTimeout)
+    return { status: 504, type: 'upstream_timeout', message: error.message };
+  if (error instanceof UpstreamTooLarge)
+    return { status: 502, type: 'upstream_error', message: error.message };
+  return {
+    status: 502,
+    type: 'upstream_error',
+    message: `upstream failed: ${(error as Error).message ?? String(error)}`,
+  };
+}
+
 interface UpstreamDelta {
   content?: string | null;
   reasoning_content?: string | null;
@@ -71,43 +117,16 @@ interface UpstreamChunk {
   usage?: unknown;
 }
 
-/**
- * The upstream's answer chunk by chunk: SSE as asked for, or, from a server that answered
- * `stream: true` with one JSON completion anyway, that completion as a single chunk.
- */
-async function readUpstream(from: Response, take: (chunk: UpstreamChunk) => void): Promise<void> {
-  if (from.headers.get('content-type')?.includes('application/json')) {
-    const whole = (await from.json()) as {
-      choices?: Array<{ message?: UpstreamDelta; finish_reason?: string | null }>;
-      usage?: unknown;
-    };
-    take({
-      choices: (whole.choices ?? []).map((c) => ({
-        delta: c.message,
-        finish_reason: c.finish_reason,
-      })),
-      usage: whole.usage,
-    });
-    return;
-  }
-  let done = false;
-  const sse = createSseParser({
-    onEvent(event) {
-      if (event.data === '[DONE]') {
-        done = true;
-        return;
-      }
-      try {
-        take(JSON.parse(event.data) as UpstreamChunk);
-      } catch {
-        // Not JSON (a comment or keep-alive): nothing to take.
-      }
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const bytes of from.body as unknown as AsyncIterable<Uint8Array>) {
-    sse.feed(decoder.decode(bytes, { stream: true }));
-    if (done) break;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** An upstream chunk, or null for data that is not one (`null`, a number, broken JSON). */
+function chunkOf(data: string): UpstreamChunk | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    return isObject(value) ? (value as UpstreamChunk) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -120,11 +139,23 @@ async function readUpstream(from: Response, take: (chunk: UpstreamChunk) => void
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = options.upstream.replace(/\/+$/, '');
   const modelMap = new Map(Object.entries(options.modelMap ?? {}));
-  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const limit = options.maxBodyBytes ?? PROXY_DEFAULTS.maxBodyBytes;
+  const maxAnswerBytes = options.maxAnswerBytes ?? PROXY_DEFAULTS.maxAnswerBytes;
+  const limits = {
+    connectTimeoutMs: options.connectTimeoutMs ?? PROXY_DEFAULTS.connectTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? PROXY_DEFAULTS.idleTimeoutMs,
+    maxEventBytes: options.maxEventBytes ?? PROXY_DEFAULTS.maxEventBytes,
+  };
+  const guard = createGuard(options);
+  const onError =
+    options.onError ??
+    ((error: unknown) =>
+      process.stderr.write(`tagcall serve: ${(error as Error).stack ?? error}\n`));
 
   const upstreamHeaders = (request: IncomingMessage): Record<string, string> => {
-    const auth =
-      options.apiKey === undefined ? request.headers.authorization : `Bearer ${options.apiKey}`;
+    // A client's key for this proxy (requireKey) is not the upstream's: never pass it on.
+    const passed = options.requireKey === undefined ? request.headers.authorization : undefined;
+    const auth = options.apiKey === undefined ? passed : `Bearer ${options.apiKey}`;
     return {
       'content-type': 'application/json',
       accept: 'text/event-stream',
@@ -132,50 +163,58 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   };
 
-  /** Fetches upstream, aborted when the client goes away before its answer is complete. */
+  /** Calls upstream; on failure answers the client (502, or 504 on a timeout) and returns null. */
   async function fetchUpstream(
     request: IncomingMessage,
     response: ServerResponse,
     path: string,
     init: RequestInit,
-  ): Promise<Response | null> {
-    const controller = new AbortController();
-    response.on('close', () => {
-      if (!response.writableFinished) controller.abort();
-    });
+  ): Promise<UpstreamCall | null> {
     try {
-      return await fetch(`${upstream}${path}`, {
-        ...init,
-        headers: upstreamHeaders(request),
-        signal: controller.signal,
-      });
+      return await callUpstream(
+        `${upstream}${path}`,
+        { ...init, headers: upstreamHeaders(request) },
+        response,
+        limits,
+      );
     } catch (error) {
-      if (!controller.signal.aborted)
-        sendError(
-          response,
-          502,
-          `upstream unreachable: ${(error as Error).message}`,
-          'upstream_error',
-        );
+      if (!response.destroyed) {
+        const failure = upstreamFailure(error);
+        const message =
+          failure.status === 504
+            ? failure.message
+            : `upstream unreachable: ${(error as Error).message}`;
+        sendError(response, failure.status, message, failure.type);
+      }
       return null;
     }
   }
 
-  async function passThrough(from: Response, response: ServerResponse): Promise<void> {
-    response.writeHead(from.status, {
-      'content-type': from.headers.get('content-type') ?? 'application/json',
+  /** The upstream's answer as it is (status, type, body), streamed with backpressure. */
+  async function passThrough(call: UpstreamCall, response: ServerResponse): Promise<void> {
+    response.writeHead(call.response.status, {
+      'content-type': call.response.headers.get('content-type') ?? 'application/json',
     });
-    if (from.body !== null)
-      for await (const bytes of from.body as unknown as AsyncIterable<Uint8Array>)
-        response.write(bytes);
-    response.end();
+    try {
+      await pipeBody(call, response);
+      response.end();
+    } catch (error) {
+      // Headers are out: the client learns of the failure by a cut answer.
+      if (!response.destroyed) response.destroy(error as Error);
+    }
   }
 
   async function models(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const from = await fetchUpstream(request, response, '/models', { method: 'GET' });
-    if (from === null) return;
-    if (!from.ok || modelMap.size === 0) return passThrough(from, response);
-    const list = (await from.json()) as { data?: Array<{ id: string }> };
+    const call = await fetchUpstream(request, response, '/models', { method: 'GET' });
+    if (call === null) return;
+    if (!call.response.ok || modelMap.size === 0) return passThrough(call, response);
+    let list: { data?: Array<{ id: string }> };
+    try {
+      list = JSON.parse(await readCapped(call, maxAnswerBytes)) as typeof list;
+    } catch (error) {
+      const failure = upstreamFailure(error);
+      return sendError(response, failure.status, failure.message, failure.type);
+    }
     for (const alias of modelMap.keys())
       list.data?.push({ id: alias, object: 'model', owned_by: 'tagcall' } as { id: string });
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
@@ -202,21 +241,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       body.messages.some((m) => m.role === 'tool' || 'tool_calls' in m);
     if (!usesTools) {
       const model = body.model === undefined ? undefined : (modelMap.get(body.model) ?? body.model);
-      const from = await fetchUpstream(request, response, '/chat/completions', {
+      const call = await fetchUpstream(request, response, '/chat/completions', {
         method: 'POST',
         body: JSON.stringify({ ...body, model }),
       });
-      if (from !== null) await passThrough(from, response);
+      if (call !== null) await passThrough(call, response);
       return;
     }
 
     const plan = planUpstream(body, { modelMap, grammar: options.grammar });
-    const from = await fetchUpstream(request, response, '/chat/completions', {
+    const call = await fetchUpstream(request, response, '/chat/completions', {
       method: 'POST',
       body: JSON.stringify(plan.body),
     });
-    if (from === null) return;
-    if (!from.ok || from.body === null) return passThrough(from, response);
+    if (call === null) return;
+    if (!call.response.ok || call.response.body === null) return passThrough(call, response);
 
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
@@ -230,12 +269,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     // Every delta chunk is the same but for its delta: the rest is written out once.
     const deltaStart = `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model }).slice(0, -1)},"choices":[{"index":0,"delta":`;
-    const answer = new ChatAnswer(
-      streaming
-        ? (delta) =>
-            response.write(`${deltaStart}${JSON.stringify(delta)},"finish_reason":null}]}\n\n`)
-        : undefined,
-    );
+    const answer = streaming
+      ? new ChatAnswer(
+          (delta) =>
+            response.write(`${deltaStart}${JSON.stringify(delta)},"finish_reason":null}]}\n\n`),
+          false,
+        )
+      : new ChatAnswer();
     const native = createNativeCalls(
       { tools: plan.tools, parser: { prefilledThinking: 'never', ...options.parser } },
       (event) => answer.native(event),
@@ -244,24 +284,57 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let usage: unknown;
     const take = (data: UpstreamChunk) => {
       if (data.usage !== undefined && data.usage !== null) usage = data.usage;
-      const choice = data.choices?.[0];
-      const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
-      if (reasoning) answer.reasoning(reasoning);
-      if (choice?.delta?.content) native.feed(choice.delta.content);
-      if (choice?.finish_reason) finish = choice.finish_reason;
+      const choice = Array.isArray(data.choices) ? data.choices[0] : undefined;
+      const delta = isObject(choice?.delta) ? choice.delta : undefined;
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+      if (typeof reasoning === 'string' && reasoning !== '') answer.reasoning(reasoning);
+      if (typeof delta?.content === 'string' && delta.content !== '') native.feed(delta.content);
+      if (typeof choice?.finish_reason === 'string') finish = choice.finish_reason;
+      if (!streaming && answer.size > maxAnswerBytes) {
+        const error = new UpstreamTooLarge(`the upstream's answer passed ${maxAnswerBytes} bytes`);
+        call.abort(error);
+        throw error;
+      }
     };
     try {
-      await readUpstream(from, take);
+      if (call.response.headers.get('content-type')?.includes('application/json')) {
+        // A server that answered `stream: true` with one JSON completion anyway.
+        const whole = chunkOf(await readCapped(call, maxAnswerBytes)) as {
+          choices?: Array<{ message?: UpstreamDelta; finish_reason?: string | null }>;
+          usage?: unknown;
+        } | null;
+        take({
+          choices: (Array.isArray(whole?.choices) ? whole.choices : []).map((c) => ({
+            delta: c?.message,
+            finish_reason: c?.finish_reason,
+          })),
+          usage: whole?.usage,
+        });
+      } else {
+        await readEvents(
+          call,
+          limits.maxEventBytes,
+          (data) => {
+            const parsed = chunkOf(data);
+            if (parsed !== null) take(parsed);
+          },
+          () => roomFor(response),
+        );
+      }
     } catch (error) {
       if (response.destroyed) return;
-      const message = `upstream stream failed: ${(error as Error).message}`;
-      if (!streaming) return sendError(response, 502, message, 'upstream_error');
-      response.end(`data: ${JSON.stringify({ error: { message, type: 'upstream_error' } })}\n\n`);
+      const failure = upstreamFailure(error);
+      if (!streaming) return sendError(response, failure.status, failure.message, failure.type);
+      response.end(
+        `data: ${JSON.stringify({ error: { message: failure.message, type: failure.type } })}\n\n`,
+      );
       return;
     }
     if (response.destroyed) return;
     native.end();
-    const finishReason = answer.hasCalls ? 'tool_calls' : (finish ?? 'stop');
+    // A call that broke off is never offered for execution: no tool_calls finish for it.
+    const finishReason =
+      answer.hasCalls && !answer.hasFailedCalls ? 'tool_calls' : (finish ?? 'stop');
     if (streaming) {
       chunk([{ index: 0, delta: {}, finish_reason: finishReason }]);
       const include = (body.stream_options as { include_usage?: boolean } | undefined)
@@ -270,8 +343,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       response.end('data: [DONE]\n\n');
       return;
     }
-    // Only blank lines around the calls: no content, as native tool calling answers.
-    if (answer.hasCalls && answer.message.content?.trim() === '') answer.message.content = null;
+    const message = answer.finalMessage();
     response.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
         id,
@@ -279,7 +351,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         created,
         model,
         choices: [
-          { index: 0, message: answer.message, finish_reason: finishReason, logprobs: null },
+          {
+            index: 0,
+            message,
+            finish_reason: answer.hasCalls ? 'tool_calls' : (finish ?? 'stop'),
+            logprobs: null,
+          },
         ],
         ...(usage !== undefined && { usage }),
       }),
@@ -287,6 +364,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
 
   const server = createServer((request, response) => {
+    const refused = guard(request);
+    if (refused !== null) {
+      request.resume();
+      return sendError(
+        response,
+        refused.status,
+        refused.message,
+        refused.status === 401 ? 'authentication_error' : 'forbidden',
+      );
+    }
     const path = (request.url ?? '').split('?')[0];
     const work =
       request.method === 'POST' && path.endsWith('/chat/completions')
@@ -297,14 +384,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
               sendError(response, 404, `no route ${request.method} ${path}`, 'not_found'),
             );
     work.catch((error: unknown) => {
+      // The proxy's own fault: its details go to onError, not to the client.
+      onError(error);
       if (!response.headersSent)
-        sendError(response, 500, String((error as Error).message ?? error), 'server_error');
+        sendError(response, 500, 'internal error in tagcall serve', 'server_error');
       else response.destroy();
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+    server.listen(options.port ?? 0, options.host ?? PROXY_DEFAULTS.host, resolve);
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -6,7 +6,7 @@ export {
   type ToolDefinition,
   type ToolOutput,
 } from './define-tool.js';
-export { contentToText, type McpServerConfig } from './mcp-client.js';
+export { contentToText, MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
 export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
 export {
   type CallLike,

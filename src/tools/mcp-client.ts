@@ -66,8 +66,18 @@ export function contentToText(content: readonly ContentItem[], structured: unkno
   return parts.join('\n');
 }
 
-/** Connects to one MCP server (stdio or streamable HTTP) and lists its tools. */
-export async function connectMcp(config: McpServerConfig): Promise<McpConnection> {
+export const MCP_DEFAULTS = { connectTimeoutMs: 30_000 };
+
+/**
+ * Connects to one MCP server (stdio or streamable HTTP) and lists its tools, within
+ * `connectTimeoutMs` for both: a server that never answers `initialize` is closed (its process
+ * ended) and reported, instead of hanging whoever asked for the tools.
+ */
+export async function connectMcp(
+  config: McpServerConfig,
+  options: { connectTimeoutMs?: number; name?: string } = {},
+): Promise<McpConnection> {
+  const timeoutMs = options.connectTimeoutMs ?? MCP_DEFAULTS.connectTimeoutMs;
   const client = new Client({ name: 'tagcall', version: '0.1.0' });
   const transport =
     'url' in config
@@ -84,8 +94,34 @@ export async function connectMcp(config: McpServerConfig): Promise<McpConnection
           cwd: config.cwd,
           stderr: 'ignore',
         });
-  await client.connect(transport);
-  const listed = await client.listTools();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `MCP server${options.name === undefined ? '' : ` ${JSON.stringify(options.name)}`} did not answer initialize and tools/list within ${timeoutMs} ms`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  let listed: Awaited<ReturnType<Client['listTools']>>;
+  try {
+    listed = await Promise.race([
+      (async () => {
+        await client.connect(transport, { timeout: timeoutMs });
+        return client.listTools(undefined, { timeout: timeoutMs });
+      })(),
+      timedOut,
+    ]);
+  } catch (error) {
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   const tools = listed.tools.map((t) => ({
     name: t.name,
     description: t.description ?? '',

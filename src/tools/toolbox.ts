@@ -26,6 +26,8 @@ export interface ToolboxOptions {
   concurrency?: number;
   /** Per call. Default 60 s. */
   timeoutMs?: number;
+  /** Connecting to an MCP server and listing its tools. Default 30 s. */
+  connectTimeoutMs?: number;
 }
 
 export interface DispatchOptions {
@@ -94,7 +96,10 @@ export function createToolbox(options: ToolboxOptions = {}) {
   function connection(serverName: string): Promise<McpConnection> {
     let pending = connections.get(serverName);
     if (pending === undefined) {
-      pending = connectMcp(servers[serverName]);
+      pending = connectMcp(servers[serverName], {
+        connectTimeoutMs: options.connectTimeoutMs,
+        name: serverName,
+      });
       // A failed connection is retried on the next call, not cached.
       pending.catch(() => connections.delete(serverName));
       connections.set(serverName, pending);
