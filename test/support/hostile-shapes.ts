@@ -1,0 +1,122 @@
+import { coerceValue, type ParseOptions, parse } from '../../src/index.js';
+
+/**
+ * Input shapes that were quadratic once (each found by timing doubled inputs), for the test
+ * that keeps them linear and for the bench table: a name, how to make the work for size n,
+ * and a starting n.
+ */
+export type HostileShape = [name: string, make: (n: number) => () => void, start: number];
+
+/** The best of a few runs, in ms: the least disturbed by the machine. */
+export function bestOf(runs: number, work: () => void): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    work();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+export interface Doubling {
+  n: number;
+  /** Best time for size n and 2n, in ms. */
+  smallMs: number;
+  largeMs: number;
+  /** largeMs / smallMs. */
+  ratio: number;
+}
+
+/**
+ * How much longer input of size 2n takes than size n: about 2 when the work is linear, 4 when
+ * it is quadratic. `n` is grown until one run takes long enough to time; of up to three
+ * measurements the smallest ratio is kept, since a collection of garbage can only make a run
+ * slower.
+ */
+export function doublingRatio(make: (n: number) => () => void, start: number): Doubling {
+  let n = start;
+  while (bestOf(1, make(n)) < 30 && n < start * 64) n *= 2;
+  const small = make(n);
+  const large = make(2 * n);
+  small();
+  let best: Doubling = { n, smallMs: 0, largeMs: 0, ratio: Number.POSITIVE_INFINITY };
+  for (let attempt = 0; attempt < 3 && best.ratio > 3; attempt++) {
+    const smallMs = bestOf(5, small);
+    const largeMs = bestOf(5, large);
+    if (largeMs / smallMs < best.ratio) best = { n, smallMs, largeMs, ratio: largeMs / smallMs };
+  }
+  return best;
+}
+
+const parses =
+  (shape: (n: number) => string, options: ParseOptions = {}) =>
+  (n: number) => {
+    const text = shape(n);
+    return () => {
+      parse(text, options);
+    };
+  };
+
+const inValue = (body: string) =>
+  `<tool>\n<tool_name>x</tool_name>\n<arguments><v>${body}</v></arguments>\n</tool>\n`;
+
+export const HOSTILE_SHAPES: HostileShape[] = [
+  ['thousands of & in a value', parses((n) => inValue('&'.repeat(n))), 20_000],
+  [
+    'thousands of & in a tool name',
+    parses((n) => `<tool>\n<tool_name>${'&'.repeat(n)}</tool_name>\n</tool>\n`),
+    20_000,
+  ],
+  [
+    'thousands of unclosed <![CDATA[ in a tool name',
+    parses((n) => `<tool>\n<tool_name>${'<![CDATA['.repeat(n)}</tool_name>\n</tool>\n`),
+    2_000,
+  ],
+  [
+    'a Qwen3-Coder function full of unclosed <parameter=',
+    parses(
+      (n) => `<tool_call>\n<function=f>\n${'<parameter='.repeat(n)}\n</function>\n</tool_call>\n`,
+      { dialect: 'qwen3-coder', maxCallBytes: 1 << 30 },
+    ),
+    2_000,
+  ],
+  [
+    'an Anthropic invoke full of unclosed <parameter name="',
+    parses(
+      (n) =>
+        `<function_calls>\n<invoke name="f">\n${'<parameter name="'.repeat(n)}\n</invoke>\n</function_calls>\n`,
+      { dialect: 'anthropic-xml', maxCallBytes: 1 << 30 },
+    ),
+    2_000,
+  ],
+  [
+    'deep nesting with maxDepth raised',
+    (n) => {
+      const text = inValue(`${'<a>'.repeat(n)}x${'</a>'.repeat(n)}`);
+      return () => {
+        parse(text, { maxDepth: n + 10, maxCallBytes: 1 << 30 });
+      };
+    },
+    2_000,
+  ],
+  [
+    'deep nesting closed by tags of names that are not open',
+    (n) => {
+      const text = inValue(`${'<a>'.repeat(n)}${'</b>'.repeat(n)}`);
+      return () => {
+        parse(text, { maxDepth: n + 10, maxCallBytes: 1 << 30 });
+      };
+    },
+    2_000,
+  ],
+  [
+    'a number of thousands of digits that is not a number',
+    (n) => {
+      const text = `${'1'.repeat(n)}x`;
+      return () => {
+        coerceValue(text, { type: 'number' });
+      };
+    },
+    5_000,
+  ],
+];
