@@ -23,7 +23,7 @@ import {
   type ToolCallPart,
   taskCompletionTool,
   toJsonText,
-} from '../src/index.js';
+} from './support/all.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);

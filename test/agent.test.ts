@@ -14,7 +14,7 @@ import {
   startReplayModel,
   toTextProtocol,
   workspaceTools,
-} from '../src/index.js';
+} from './support/all.js';
 
 const SESSION = fileURLToPath(new URL('../fixtures/demo/session/', import.meta.url));
 const replies = readdirSync(SESSION)

@@ -4,7 +4,7 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tagcallMiddleware } from '../src/adapters/ai-sdk.js';
-import { parse, renderCall } from '../src/index.js';
+import { parse, renderCall } from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
 
 const usage = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../src/index.js';
+import { parse } from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import {
   delimiterSoupArbitrary,

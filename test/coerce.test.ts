@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coerceValue, type JsonSchema, type JsonValue } from '../src/index.js';
+import { coerceValue, type JsonSchema, type JsonValue } from './support/all.js';
 
 type Row = [string, JsonValue, JsonSchema, JsonValue];
 

@@ -25,7 +25,7 @@ import {
   toolResult,
   toTextProtocol,
   user,
-} from '../src/index.js';
+} from './support/all.js';
 import { treeArbitrary } from './support/trees.js';
 
 const fixture = <T>(name: string): T =>

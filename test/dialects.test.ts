@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Dialect, type ParseOptions, parse, type ToolArguments } from '../src/index.js';
+import { type Dialect, type ParseOptions, parse, type ToolArguments } from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../src/index.js';
+import { parse } from './support/all.js';
 import { FIXTURES_DIR, parserFixtures } from './support/fixtures.js';
 
 // Each fixture's expected parse sits beside it as NAME.expected.json: read it as the

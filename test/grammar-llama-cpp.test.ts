@@ -13,7 +13,7 @@ import {
   renderCall,
   type ToolArguments,
   type ToolLike,
-} from '../src/index.js';
+} from './support/all.js';
 
 /** The part of node-llama-cpp used here; `_testText` is its grammar engine's whole-text check. */
 interface LlamaCppGrammar {

@@ -24,7 +24,7 @@ import {
   toolCallGrammar,
   workspaceTools,
   xgrammarStructuralTag,
-} from '../src/index.js';
+} from './support/all.js';
 
 const EXAMPLES = fileURLToPath(new URL('../grammar/examples/', import.meta.url));
 

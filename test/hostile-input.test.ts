@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   createNativeCalls,
+  createToolbox,
   type ParseOptions,
   parse,
   runAgent,
   toTextProtocol,
-} from '../src/index.js';
-import { createToolbox } from '../src/tools/index.js';
+} from './support/all.js';
 import { doublingRatio, HOSTILE_SHAPES } from './support/hostile-shapes.js';
 
 describe('hostile shapes cost linear time (size 2n takes at most 3× size n)', () => {

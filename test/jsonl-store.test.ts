@@ -12,7 +12,7 @@ import {
   textOf,
   toolResult,
   user,
-} from '../src/index.js';
+} from './support/all.js';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -15,7 +15,7 @@ import {
   toolResult,
   truncateMiddle,
   user,
-} from '../src/index.js';
+} from './support/all.js';
 
 /** One token per character: budgets in tests read as character counts. */
 const chars: TokenCounter = { count: (t) => t.length };

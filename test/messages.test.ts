@@ -22,7 +22,7 @@ import {
   validateConversation,
   validateMessages,
   validateUserInput,
-} from '../src/index.js';
+} from './support/all.js';
 
 describe('roles', () => {
   it('knows the four roles, and admits only user and system from outside', () => {

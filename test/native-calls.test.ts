@@ -8,7 +8,7 @@ import {
   type NativeTool,
   parse,
   renderCall,
-} from '../src/index.js';
+} from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
 import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
 import { treeArbitrary } from './support/trees.js';

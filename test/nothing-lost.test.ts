@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ParseOptions, type ParserEvent, parse } from '../src/index.js';
+import { type ParseOptions, type ParserEvent, parse } from './support/all.js';
 import { feedChunks } from './support/chunk.js';
 import {
   delimiterSoupArbitrary,

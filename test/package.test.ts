@@ -1,4 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+
+const ENTRIES = [
+  'tagcall',
+  'tagcall/protocol',
+  'tagcall/messages',
+  'tagcall/memory',
+  'tagcall/tools',
+  'tagcall/agent',
+  'tagcall/server',
+  'tagcall/grammar',
+  'tagcall/transcripts',
+  'tagcall/ai-sdk',
+];
 
 describe('the package', () => {
   it('imports by its own name after npm ci (exports point at the compiled build)', async () => {
@@ -12,5 +28,28 @@ describe('the package', () => {
   it('exports the AI SDK middleware as tagcall/ai-sdk', async () => {
     const { tagcallMiddleware } = await import('tagcall/ai-sdk');
     expect(tagcallMiddleware().specificationVersion).toBe('v3');
+  });
+
+  // A name added to or dropped from an entry point shows up here, to be decided on purpose.
+  it('each entry point exports exactly its public names', async () => {
+    const names: Record<string, string[]> = {};
+    for (const entry of ENTRIES) names[entry] = Object.keys(await import(entry)).sort();
+    expect(names).toMatchSnapshot();
+  });
+
+  it('tagcall/protocol imports nothing: no dependency, no node: module (it runs in a browser)', () => {
+    const dir = fileURLToPath(new URL('../dist/protocol/', import.meta.url));
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.js'),
+    );
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const code = readFileSync(join(dir, file), 'utf8');
+      const specifiers = [
+        ...code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g),
+      ].map((m) => m[1] ?? m[2]);
+      for (const specifier of specifiers) expect(specifier, file).toMatch(/^\.\.?\//);
+      expect(code, file).not.toMatch(/\b(process|Buffer|require)\b/);
+    }
   });
 });

@@ -6,7 +6,7 @@ import {
   parse,
   parseStream,
   ToolCallStream,
-} from '../src/index.js';
+} from './support/all.js';
 
 /** Feeds chunks one by one and records which events each chunk released. */
 function eventsPerChunk(chunks: readonly string[], options: ParseOptions = {}): ParserEvent[][] {

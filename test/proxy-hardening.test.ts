@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ProxyOptions, type RunningProxy, startProxy } from '../src/index.js';
+import { type ProxyOptions, type RunningProxy, startProxy } from './support/all.js';
 
 const weather = {
   type: 'function',

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { startProxy, startReplayModel } from '../src/index.js';
+import { startProxy, startReplayModel } from './support/all.js';
 import { LOAD_CHUNK_SIZES, LOAD_REPLY, runLoadClient, VIA_PROXY } from './support/proxy-load.js';
 
 setFlagsFromString('--expose-gc');

@@ -9,7 +9,7 @@ import {
   renderCall,
   startProxy,
   startReplayModel,
-} from '../src/index.js';
+} from './support/all.js';
 
 const weather = {
   type: 'function' as const,
@@ -164,7 +164,9 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     } catch {
       // The client's own abort error, when it reports one.
     }
-    expect(chunks).toBe(3);
+    // A chunk the SDK had already read may still come out after the abort.
+    expect(chunks).toBeGreaterThanOrEqual(3);
+    expect(chunks).toBeLessThan(10);
     await expect.poll(() => model?.abandoned, { timeout: 5000 }).toBe(1);
   });
 

@@ -8,7 +8,7 @@ import {
   renderArguments,
   renderCall,
   type ToolArguments,
-} from '../src/index.js';
+} from './support/all.js';
 import { treeArbitrary } from './support/trees.js';
 
 /** Any string of whole code points: CDATA carries all of them. */

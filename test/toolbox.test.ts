@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createToolbox, defineTool, parse, renderToolPrompt, toolPromptFor } from '../src/index.js';
+import {
+  createToolbox,
+  defineTool,
+  parse,
+  renderToolPrompt,
+  toolPromptFor,
+} from './support/all.js';
 
 const add = defineTool({
   name: 'add',
@@ -141,7 +147,7 @@ describe('renderToolPrompt', () => {
 describe('the README example, from model text to tool results', () => {
   it('runs as written (local part)', async () => {
     const { assistantFromText, callsOf, toolMessage, toTextProtocol } = await import(
-      '../src/index.js'
+      './support/all.js'
     );
     const readmeToolbox = createToolbox({ tools: [add] });
     const reply = assistantFromText(

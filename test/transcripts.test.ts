@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Finding, recordMessages, type ScanOptions, scanTranscript } from '../src/index.js';
+import { type Finding, recordMessages, type ScanOptions, scanTranscript } from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

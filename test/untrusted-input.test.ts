@@ -16,7 +16,7 @@ import {
   unescapeUserText,
   user,
   validateUserInput,
-} from '../src/index.js';
+} from './support/all.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolbox, type ToolArguments, workspaceTools } from '../src/index.js';
+import { createToolbox, type ToolArguments, workspaceTools } from './support/all.js';
 
 let base: string;
 let workspace: string;

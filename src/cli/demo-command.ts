@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOpenAIClient, startReplayModel } from '../index.js';
+import { createOpenAIClient, startReplayModel } from '../agent/index.js';
 import { runSession } from './run-command.js';
 
 const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));

@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { llamaCppGrammarFields, toolCallGrammar, xgrammarStructuralTag } from '../grammar/index.js';
 import {
   createToolbox,
   type JsonSchema,
   type ListedTool,
-  llamaCppGrammarFields,
   type McpServerConfig,
-  toolCallGrammar,
   workspaceTools,
-  xgrammarStructuralTag,
-} from '../index.js';
+} from '../tools/index.js';
 
 export interface GrammarSettings {
   /** A JSON file: an array of `{name, inputSchema, serverName?, description?}`. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DIALECTS, PARSER_DEFAULTS, type PrefilledThinking, TRANSCRIPT_FORMATS } from '../index.js';
+import { DIALECTS, PARSER_DEFAULTS, type PrefilledThinking } from '../protocol/index.js';
+import { TRANSCRIPT_FORMATS } from '../transcripts/index.js';
 import { runDemo } from './demo-command.js';
 import { runGrammar } from './grammar-command.js';
 import { mine } from './mine.js';

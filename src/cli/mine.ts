@@ -14,7 +14,7 @@ import {
   type ScanSink,
   scanTranscript,
   type TranscriptStats,
-} from '../index.js';
+} from '../transcripts/index.js';
 import { createProgress } from './progress.js';
 import { readChunks } from './read-chunks.js';
 

@@ -1,4 +1,9 @@
-import { createFold, createParser, type ParseOptions, type ParseResult } from '../index.js';
+import {
+  createFold,
+  createParser,
+  type ParseOptions,
+  type ParseResult,
+} from '../protocol/index.js';
 import { formatPretty, useColor } from './pretty.js';
 import { readChunks } from './read-chunks.js';
 

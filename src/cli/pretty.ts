@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { JsonValue, ParseResult } from '../index.js';
+import type { JsonValue, ParseResult } from '../protocol/index.js';
 
 type Style = Parameters<typeof styleText>[0];
 

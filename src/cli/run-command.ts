@@ -5,19 +5,18 @@ import { pathToFileURL } from 'node:url';
 import {
   type AgentEvent,
   type AgentResult,
-  createAuditLog,
-  createJsonlStore,
-  createMemory,
   createOpenAIClient,
-  createToolbox,
-  loadMemory,
-  type McpServerConfig,
   type ModelClient,
   runAgent,
+} from '../agent/index.js';
+import { createJsonlStore, createMemory, loadMemory } from '../memory/index.js';
+import { createAuditLog, toJsonText } from '../messages/index.js';
+import {
+  createToolbox,
+  type McpServerConfig,
   type ToolDefinition,
-  toJsonText,
   workspaceTools,
-} from '../index.js';
+} from '../tools/index.js';
 import { useColor } from './pretty.js';
 import { createSessionView } from './session-view.js';
 

@@ -2,7 +2,7 @@
 // time, and writes its NDJSON to standard output itself, whole batches under a shared lock.
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createStats } from '../index.js';
+import { createStats } from '../transcripts/index.js';
 import { type FromWorker, scanFile, type ToWorker, type WorkerSetup } from './mine.js';
 
 const port = parentPort;

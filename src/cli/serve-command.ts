@@ -1,4 +1,4 @@
-import { type ProxyOptions, startProxy } from '../index.js';
+import { type ProxyOptions, startProxy } from '../server/index.js';
 
 /**
  * Runs the proxy until SIGINT or SIGTERM. The address goes to stderr as

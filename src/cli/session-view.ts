@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { AgentEvent } from '../index.js';
+import type { AgentEvent } from '../agent/index.js';
 
 type Style = Parameters<typeof styleText>[0];
 

@@ -1,4 +1,4 @@
-import { summarizeStats, type TranscriptStats } from '../index.js';
+import { summarizeStats, type TranscriptStats } from '../transcripts/index.js';
 
 /** The stats as `--json` prints them: the counts and the rates derived from them. */
 export function statsJson(stats: TranscriptStats) {

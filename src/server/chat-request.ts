@@ -1,4 +1,4 @@
-import type { NativeTool } from '../adapters/index.js';
+import type { NativeTool } from '../adapters/native-calls.js';
 import { llamaCppGrammarFields } from '../grammar/index.js';
 import {
   escapeUserText,

@@ -1,4 +1,4 @@
-import type { NativeEvent } from '../adapters/index.js';
+import type { NativeEvent } from '../adapters/native-calls.js';
 
 /** One `delta.tool_calls` entry of a Chat Completions chunk. */
 interface ToolCallDelta {

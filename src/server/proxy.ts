@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNativeCalls } from '../adapters/index.js';
+import { createNativeCalls } from '../adapters/native-calls.js';
 import type { ParserOptions } from '../protocol/index.js';
 import { BadRequest, type ChatRequest, planUpstream, readChatRequest } from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';

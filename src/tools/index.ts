@@ -1,4 +1,4 @@
-export { coerceArguments, coerceValue } from './coerce.js';
+export { coerceArguments } from './coerce.js';
 export {
   defineTool,
   type JsonSchema,
@@ -6,7 +6,7 @@ export {
   type ToolDefinition,
   type ToolOutput,
 } from './define-tool.js';
-export { contentToText, MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
+export { MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
 export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
 export {
   type CallLike,

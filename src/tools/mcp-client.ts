@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolArguments } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
 
@@ -78,6 +76,14 @@ export async function connectMcp(
   options: { connectTimeoutMs?: number; name?: string } = {},
 ): Promise<McpConnection> {
   const timeoutMs = options.connectTimeoutMs ?? MCP_DEFAULTS.connectTimeoutMs;
+  // Loaded on first use: the SDK takes most of a cold import of tagcall, and most uses
+  // (parsing, local tools) never connect to a server.
+  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
   const client = new Client({ name: 'tagcall', version: '0.1.0' });
   const transport =
     'url' in config

@@ -5,7 +5,7 @@ import {
   type ParseOptions,
   type ParseResult,
   type ParserEvent,
-} from '../../src/index.js';
+} from './all.js';
 
 /** Splits `text` at the given cut points (any numbers; taken modulo the length). */
 export function splitAt(text: string, cuts: readonly number[]): string[] {

@@ -1,4 +1,4 @@
-import type { Dialect, ToolArguments } from '../../src/index.js';
+import type { Dialect, ToolArguments } from './all.js';
 
 /** A call written the way each model family writes it (string arguments only). */
 export function renderInDialect(

@@ -1,6 +1,6 @@
 // Run under `ulimit -f`: appends until the file size limit stops it, as a full disk would
 // (a short write, then an error), and prints what each append reported.
-import { createJsonlStore, user } from '../../src/index.js';
+import { createJsonlStore, user } from './all.js';
 
 const store = createJsonlStore({ dir: process.argv[2] });
 const outcomes: Array<{ id: string; ok: boolean; error?: string }> = [];

@@ -1,4 +1,4 @@
-import { coerceValue, type ParseOptions, parse } from '../../src/index.js';
+import { coerceValue, type ParseOptions, parse } from './all.js';
 
 /**
  * Input shapes that were quadratic once (each found by timing doubled inputs), for the test

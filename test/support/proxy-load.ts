@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { renderCall } from '../../src/index.js';
+import { renderCall } from './all.js';
 
 /** The proxy load (test and bench): every reply writes one file of 10 KB through a call. */
 const content = 'Some text to write.\n'.repeat(500);

@@ -1,7 +1,7 @@
 // Run with --expose-gc: makes eight 50 MiB tool results and, with `add` as its argument, adds
 // them to a memory that cuts them to 1,000 characters; drops every other reference, and
 // prints the memory still held, in MiB (compare the two runs).
-import { createMemory, toolResult } from '../../src/index.js';
+import { createMemory, toolResult } from './all.js';
 
 const gc = (globalThis as { gc?: () => void }).gc as () => void;
 const memory = createMemory({ budget: 1_000_000, maxToolResultChars: 1000 });

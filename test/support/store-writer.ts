@@ -1,5 +1,5 @@
 // Appends numbered records to a JSONL thread until killed: the crash test's victim.
-import { createJsonlStore, user } from '../../src/index.js';
+import { createJsonlStore, user } from './all.js';
 
 const [dir, fsync] = process.argv.slice(2);
 const store = createJsonlStore({ dir, fsync: fsync === 'fsync' });

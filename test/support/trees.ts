@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { JsonValue, ToolArguments } from '../../src/index.js';
+import type { JsonValue, ToolArguments } from './all.js';
 
 const name = fc.constantFrom(
   'path',
