@@ -2,8 +2,10 @@
 // (a devDependency with only its Linux x64 CPU binary: package.json's overrides replace the
 // other platforms' and the GPU builds with an empty package; see README, "Constrained
 // decoding"). Elsewhere there is no binary to load, and this file is skipped.
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +16,8 @@ import {
   type ToolArguments,
   type ToolLike,
 } from './support/all.js';
+
+const llamaLogs: string[] = [];
 
 /** The part of node-llama-cpp used here; `_testText` is its grammar engine's whole-text check. */
 interface LlamaCppGrammar {
@@ -63,16 +67,31 @@ const validArgs = fc.record(
 describe.skipIf(!installed)('generated grammars in llama.cpp (node-llama-cpp)', () => {
   const llama = async (): Promise<Llama> => {
     const { getLlama } = await import('node-llama-cpp');
-    return (await getLlama({ gpu: false, build: 'never' })) as unknown as Llama;
+    // llama.cpp's logs (its grammar parser's complaints about the broken grammars this file
+    // feeds it on purpose) are kept here instead of printed, so a green run reads clean.
+    return (await getLlama({
+      gpu: false,
+      build: 'never',
+      logger: (_level, message) => llamaLogs.push(message),
+    })) as unknown as Llama;
   };
 
-  it('loads every checked-in example and throws on a broken grammar', async () => {
+  it('loads every checked-in example', async () => {
     const engine = await llama();
     for (const file of ['demo-toolbox.gbnf', 'everything.gbnf']) {
       const text = await readFile(new URL(`../grammar/examples/${file}`, import.meta.url), 'utf8');
       await expect(engine.createGrammar({ grammar: text })).resolves.toBeDefined();
     }
-    await expect(engine.createGrammar({ grammar: 'root ::= (' })).rejects.toThrow();
+  });
+
+  it('refuses a broken grammar (in a child process: llama.cpp prints its complaint to fd 2)', () => {
+    const child = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('./support/llama-broken-grammar.mjs', import.meta.url))],
+      { encoding: 'utf8' },
+    );
+    expect(child.stdout.trim()).toBe('refused');
+    expect(child.stderr).toContain('error parsing grammar');
   });
 
   it('accepts canonical renderings of valid calls and rejects invalid ones', async () => {

@@ -134,6 +134,28 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     ).toContain('call at least one tool');
   });
 
+  it('streams no whitespace-only content around calls: the streamed content matches the non-streamed null', async () => {
+    const reply = `\n${call('Lyon', '3')}\n\n${call('Oslo', '1')}\n`;
+    const client = await setUp([reply, reply]);
+    const request = {
+      model: 'replay',
+      messages: [{ role: 'user' as const, content: 'Weather?' }],
+      tools: [weather],
+    };
+    const stream = await client.chat.completions.create({ ...request, stream: true });
+    let content: string | null = null;
+    let calls = 0;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      if (delta?.content != null) content = (content ?? '') + delta.content;
+      calls += delta?.tool_calls?.filter((t) => t.id !== undefined).length ?? 0;
+    }
+    expect(calls).toBe(2);
+    expect(content).toBeNull();
+    const whole = await client.chat.completions.create(request);
+    expect(whole.choices[0].message.content).toBeNull();
+  });
+
   it('passes an upstream error through with its status', async () => {
     const client = await setUp(['never'], { failFirst: 1 });
     const error = await client.chat.completions

@@ -170,7 +170,7 @@ describe('MCP servers that never answer', () => {
     cleanups.push(() => toolbox.close());
     const started = Date.now();
     await expect(toolbox.listTools()).rejects.toThrow(
-      'MCP server "mute" did not answer initialize and tools/list within 300 ms',
+      'MCP server "mute": no answer to initialize and tools/list within 300 ms',
     );
     const result = await toolbox.dispatch({
       id: 'c',
@@ -191,7 +191,9 @@ describe('MCP servers that never answer', () => {
       connectTimeoutMs: 300,
     });
     cleanups.push(() => toolbox.close());
-    await expect(toolbox.listTools()).rejects.toThrow('did not answer initialize');
+    await expect(toolbox.listTools()).rejects.toThrow(
+      'MCP server "silent": no answer to initialize',
+    );
   });
 });
 

@@ -3,33 +3,51 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOpenAIClient, startReplayModel } from '../agent/index.js';
+import { createOpenAIClient, type ReplayModel, startReplayModel } from '../agent/index.js';
+import type { McpServerConfig } from '../tools/index.js';
+import { defineCommand } from './command.js';
 import { runSession } from './run-command.js';
 
 const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));
+const EVERYTHING = '@modelcontextprotocol/server-everything';
 export const DEMO_TASK =
   'Write a short note on the parser to notes/parser.md, then check 19 + 23 on the everything server.';
 
+/** The MCP everything server, when it is installed (it is a devDependency of tagcall). */
+function everythingServer(): McpServerConfig | null {
+  try {
+    const main = createRequire(import.meta.url).resolve(`${EVERYTHING}/dist/index.js`);
+    return { command: process.execPath, args: [main, 'stdio'] };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The embedded default: a replay model (a real HTTP server on 127.0.0.1 serving recorded
- * replies as SSE), a temporary workspace, the real MCP everything server, and a full session.
+ * replies as SSE), a temporary workspace, the real MCP everything server when it is installed,
+ * and a full session. The server and the folder are gone when it returns, however it ends.
  */
 export async function runDemo(json: boolean): Promise<number> {
+  const log = (text: string) => process.stderr.write(text);
   const files = (await readdir(SESSION)).filter((f) => f.endsWith('.txt')).sort();
   const replies = await Promise.all(files.map((f) => readFile(join(SESSION, f), 'utf8')));
-  const model = await startReplayModel({ replies, delayMs: 2 });
-  const workspace = await mkdtemp(join(tmpdir(), 'tagcall-demo-'));
-  const everything = createRequire(import.meta.url).resolve(
-    '@modelcontextprotocol/server-everything/dist/index.js',
-  );
-  const log = (text: string) => process.stderr.write(text);
+  const everything = everythingServer();
+  if (everything === null)
+    log(
+      `tagcall demo: ${EVERYTHING} is not installed, so the MCP step will fail as a tool error (npm i ${EVERYTHING} to see it work)\n`,
+    );
+  let model: ReplayModel | undefined;
+  let workspace: string | undefined;
   try {
+    model = await startReplayModel({ replies, delayMs: 2 });
+    workspace = await mkdtemp(join(tmpdir(), 'tagcall-demo-'));
     log(`tagcall demo: replay model at ${model.url}, workspace ${workspace}\ntask: ${DEMO_TASK}\n`);
     const result = await runSession({
       task: DEMO_TASK,
       model: createOpenAIClient({ baseUrl: model.url, model: 'replay' }),
       workspace,
-      mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      mcpServers: everything === null ? {} : { everything },
       extraTools: [],
       json,
     });
@@ -39,7 +57,26 @@ export async function runDemo(json: boolean): Promise<number> {
     if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
     return result.status === 'completed' ? 0 : 1;
   } finally {
-    await model.close();
-    await rm(workspace, { recursive: true, force: true });
+    await model?.close();
+    if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
   }
 }
+
+const USAGE = `Usage: tagcall demo [--json]
+
+Runs a whole session offline: a bundled replay model (an HTTP server on 127.0.0.1 that serves
+recorded replies), a temporary workspace and the MCP everything server (when installed). The
+session shows on stderr, the answer on stdout. This is what npm start runs.
+
+Options:
+  --json                print events as NDJSON on stdout instead of the session view
+  -h, --help            this text
+`;
+
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'a whole session against a bundled replay model (what npm start runs)',
+  usage: USAGE,
+  options: { json: { type: 'boolean' } },
+  run: ({ values }) => runDemo(values.json === true),
+});

@@ -1,15 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { llamaCppGrammarFields, toolCallGrammar, xgrammarStructuralTag } from '../grammar/index.js';
 import {
   createToolbox,
-  type JsonSchema,
   type ListedTool,
   type McpServerConfig,
   workspaceTools,
 } from '../tools/index.js';
+import { defineCommand, oneOf, positiveInteger } from './command.js';
+import { readMcpConfig, readToolsJson } from './config-files.js';
 
 export interface GrammarSettings {
-  /** A JSON file: an array of `{name, inputSchema, serverName?, description?}`. */
+  /** A JSON tool list, in any shape `readToolList` reads. */
   toolsFile?: string;
   mcpServers?: Record<string, McpServerConfig>;
   /** A grammar, or the JSON fields of a request: llama.cpp's lazy grammar, xgrammar's tag. */
@@ -20,19 +20,8 @@ export interface GrammarSettings {
 
 /** The grammar for a tool list: given tools, MCP servers' tools, or the built-in workspace tools. */
 export async function runGrammar(settings: GrammarSettings): Promise<string> {
-  const tools: ListedTool[] = [];
-  if (settings.toolsFile !== undefined) {
-    const listed = JSON.parse(await readFile(settings.toolsFile, 'utf8')) as Array<
-      Partial<ListedTool> & { inputSchema: JsonSchema; name: string }
-    >;
-    for (const t of listed)
-      tools.push({
-        serverName: t.serverName ?? 'local',
-        name: t.name,
-        description: t.description ?? '',
-        inputSchema: t.inputSchema,
-      });
-  }
+  const tools: ListedTool[] =
+    settings.toolsFile === undefined ? [] : await readToolsJson(settings.toolsFile);
   const servers = settings.mcpServers ?? {};
   if (Object.keys(servers).length > 0 || tools.length === 0) {
     const toolbox = createToolbox({
@@ -56,3 +45,56 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
     maxCalls: settings.maxCalls,
   });
 }
+
+const USAGE = `Usage: tagcall grammar [--tools tools.json | --mcp mcp.json] [options]
+
+Prints a grammar that admits only valid calls of the given tools (with free text around them
+unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With neither --tools nor
+--mcp, the built-in workspace tools.
+
+Options:
+  --tools FILE        a JSON tool list: [{"name", "inputSchema"}] (tagcall, MCP),
+                      [{"type": "function", "function": {"name", "parameters"}}] (OpenAI),
+                      [{"name", "input_schema"}] (Anthropic), or {"tools": [...]}
+  --mcp FILE          MCP servers ({"mcpServers": {...}}): their tools, listed live
+  --format F          gbnf (default) or lark: the grammar alone;
+                      llama.cpp: the request fields of a lazy grammar that engages at <tool>
+                      ({"grammar", "grammar_lazy", "grammar_triggers"});
+                      xgrammar: {"response_format": structural tag with trigger <tool>}
+                      for vLLM / SGLang
+  --calls-only        no free text: only [thinking] lines and calls (for tool_choice
+                      "required": with llama.cpp/xgrammar, a grammar that is not lazy)
+  --max-calls N       most calls per reply (default 4)
+  -h, --help          this text
+`;
+
+export const grammarCommand = defineCommand({
+  name: 'grammar',
+  summary: 'a GBNF or Lark grammar of valid calls, for constrained decoding',
+  usage: USAGE,
+  options: {
+    tools: { type: 'string' },
+    mcp: { type: 'string' },
+    format: { type: 'string', default: 'gbnf' },
+    'calls-only': { type: 'boolean' },
+    'max-calls': { type: 'string' },
+  },
+  async run({ values }, usage) {
+    process.stdout.write(
+      await runGrammar({
+        toolsFile: values.tools,
+        mcpServers: values.mcp === undefined ? undefined : await readMcpConfig(values.mcp),
+        format:
+          oneOf(
+            values.format,
+            ['gbnf', 'lark', 'llama.cpp', 'xgrammar'] as const,
+            '--format',
+            usage,
+          ) ?? 'gbnf',
+        callsOnly: values['calls-only'] === true,
+        maxCalls: positiveInteger(values['max-calls'], '--max-calls', usage),
+      }),
+    );
+    return 0;
+  },
+});

@@ -1,9 +1,15 @@
+import { open, stat } from 'node:fs/promises';
 import {
   createFold,
   createParser,
+  PARSER_DEFAULTS,
   type ParseOptions,
   type ParseResult,
 } from '../protocol/index.js';
+import { layoutOf } from '../transcripts/index.js';
+import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
+import { mine } from './mine.js';
+import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
 import { formatPretty, useColor } from './pretty.js';
 import { readChunks } from './read-chunks.js';
 
@@ -26,10 +32,27 @@ export function toJsonShape(result: ParseResult) {
   };
 }
 
-async function parseSource(source: string, options: ParseOptions): Promise<ParseResult> {
+/** Parses one source as one reply; says on stderr when it looks like a transcript instead. */
+async function parseSource(
+  source: string,
+  options: ParseOptions,
+  format: string | null,
+): Promise<ParseResult> {
   const fold = createFold();
   const parser = createParser({ ...options, onEvent: fold.add });
-  for await (const chunk of readChunks(source)) parser.feed(chunk);
+  let first = true;
+  for await (const chunk of readChunks(source)) {
+    if (
+      first &&
+      format !== null &&
+      layoutOf(chunk.slice(0, chunk.indexOf('\n') + 1 || chunk.length)) !== 'text'
+    )
+      process.stderr.write(
+        `tagcall parse: ${source === '-' ? 'standard input' : source} looks like a transcript (JSON); --format ${format} reads it as one reply: use --format ndjson to read it message by message, or --input text to say it is one reply\n`,
+      );
+    first = false;
+    parser.feed(chunk);
+  }
   parser.end();
   return fold.result();
 }
@@ -40,12 +63,110 @@ export async function runParse(
   format: Exclude<OutputFormat, 'ndjson'>,
   options: ParseOptions,
   out: NodeJS.WriteStream,
+  warnTranscripts: boolean,
 ): Promise<void> {
   const color = useColor(out);
   for (const source of sources) {
-    const result = await parseSource(source, options);
+    const result = await parseSource(source, options, warnTranscripts ? format : null);
     const name = source === '-' ? '<stdin>' : source;
     if (format === 'json') out.write(`${JSON.stringify(toJsonShape(result), null, 2)}\n`);
     else out.write(formatPretty(name, result, color));
   }
 }
+
+/** Whether a file's first line (up to 1 MiB) says it is a JSON or JSONL transcript. */
+async function looksLikeTranscript(path: string): Promise<boolean> {
+  const file = await open(path, 'r').catch(() => null);
+  if (file === null) return false;
+  try {
+    const head = Buffer.alloc(1024 * 1024);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const text = head.toString('utf8', 0, bytesRead);
+    return layoutOf(text.slice(0, text.indexOf('\n') + 1 || text.length)) !== 'text';
+  } finally {
+    await file.close();
+  }
+}
+
+const USAGE = `Usage: tagcall parse [PATH…|-] [options]
+
+Reads model output or transcripts and prints the tool calls in them. A PATH is a file or a
+directory (read recursively); with none, or with -, standard input.
+
+Options:
+  --format F            json: one object per file, read as one reply (the default for one
+                        file of model output, or standard input)
+                        ndjson: one line per call, error, warning and quoted call, with its
+                        source (the default for directories, several files, and a file that
+                        is a transcript); transcripts (OpenAI, Anthropic, audit-log JSON or
+                        JSONL) are read message by message, and only assistant messages make
+                        calls
+                        pretty: for people, colored on a terminal
+${MINING_USAGE}
+  --prefilled-thinking auto|always|never
+                        whether a reply starts inside <think> (json, pretty; default ${PARSER_DEFAULTS.prefilledThinking})
+  --max-hold N          most characters held undecided (default ${PARSER_DEFAULTS.maxHold})
+  -h, --help            this text
+`;
+
+export const parseCommand = defineCommand({
+  name: 'parse',
+  summary: 'read model output or transcripts and print the tool calls in them',
+  usage: USAGE,
+  positionals: true,
+  options: {
+    format: { type: 'string' },
+    'prefilled-thinking': { type: 'string' },
+    'max-hold': { type: 'string' },
+    ...MINING_FLAGS,
+  },
+  async run(flags, usage) {
+    const { values } = flags;
+    const settings = miningSettings(flags, usage);
+    const isDirectory = (source: string) =>
+      source !== '-' &&
+      stat(source).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+    const hasDirectory = (await Promise.all(settings.sources.map(isDirectory))).some(Boolean);
+    const asked = oneOf(values.format, OUTPUT_FORMATS, '--format', usage);
+    const single = settings.sources.length === 1 && !hasDirectory;
+    // One file of model output is one reply; one file that is a transcript is read as one.
+    const format =
+      asked ??
+      (single &&
+      (settings.sources[0] === '-' ||
+        settings.scan.input === 'text' ||
+        !(await looksLikeTranscript(settings.sources[0])))
+        ? 'json'
+        : 'ndjson');
+    if (format === 'ndjson') {
+      await mine({ ...settings, mode: 'ndjson' });
+      return 0;
+    }
+    if (hasDirectory)
+      throw new UsageError(
+        `--format ${format} reads one reply per file; use ndjson for a directory`,
+        usage,
+      );
+    await runParse(
+      settings.sources,
+      format,
+      {
+        prefilledThinking: oneOf(
+          values['prefilled-thinking'],
+          ['auto', 'always', 'never'] as const,
+          '--prefilled-thinking',
+          usage,
+        ),
+        maxHold: positiveInteger(values['max-hold'], '--max-hold', usage),
+        dialect: settings.scan.dialect,
+        toolNames: settings.scan.toolNames,
+      },
+      process.stdout,
+      settings.scan.input !== 'text',
+    );
+    return 0;
+  },
+});

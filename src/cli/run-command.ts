@@ -1,11 +1,11 @@
 import { appendFileSync, closeSync, openSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
+  AGENT_DEFAULTS,
   type AgentEvent,
   type AgentResult,
   createOpenAIClient,
+  MODEL_CLIENT_DEFAULTS,
   type ModelClient,
   runAgent,
 } from '../agent/index.js';
@@ -17,6 +17,8 @@ import {
   type ToolDefinition,
   workspaceTools,
 } from '../tools/index.js';
+import { defineCommand, positiveInteger, UsageError } from './command.js';
+import { checkWorkspace, loadToolsModule, readMcpConfig } from './config-files.js';
 import { useColor } from './pretty.js';
 import { createSessionView } from './session-view.js';
 
@@ -32,23 +34,6 @@ export interface RunSettings {
   /** Append the audit log here, one JSON entry per line, each as it is recorded. */
   auditFile?: string;
   json: boolean;
-}
-
-/** `--mcp` file: `{"mcpServers": {...}}` (the common shape) or the map itself. */
-export async function readMcpConfig(file: string): Promise<Record<string, McpServerConfig>> {
-  const parsed = JSON.parse(await readFile(file, 'utf8')) as {
-    mcpServers?: Record<string, McpServerConfig>;
-  };
-  return parsed.mcpServers ?? (parsed as Record<string, McpServerConfig>);
-}
-
-/** `--tools` module: a default export or a `tools` export, an array of tool definitions. */
-export async function loadToolsModule(file: string): Promise<ToolDefinition[]> {
-  const module = (await import(pathToFileURL(resolve(file)).href)) as {
-    default?: ToolDefinition[];
-    tools?: ToolDefinition[];
-  };
-  return module.tools ?? module.default ?? [];
 }
 
 /** Runs a session, showing it on stderr (or NDJSON events on stdout with `json`). */
@@ -115,3 +100,82 @@ export function clientFromFlags(flags: {
     timeoutMs: flags.timeoutMs,
   });
 }
+
+const USAGE = `Usage: tagcall run "TASK" --base-url URL --model NAME [options]
+
+Runs the agent loop: the model (no native tools needed) calls tools in the text protocol,
+tagcall parses its stream, dispatches the calls and feeds the results back, until the model
+calls task_completion. The session streams to stderr; the final answer goes to stdout.
+
+Options:
+  --base-url URL        OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 (llama.cpp),
+                        http://127.0.0.1:8000/v1 (vLLM), http://127.0.0.1:11434/v1 (Ollama)
+  --model NAME          the model name the server expects
+  --api-key KEY         bearer token (default: $TAGCALL_API_KEY or $OPENAI_API_KEY)
+  --mcp FILE            MCP servers, as {"mcpServers": {"name": {"command", "args", "env"} | {"url"}}}
+  --tools FILE          a JS module exporting an array of defineTool(...) definitions
+  --workspace DIR       folder the file tools are confined to (default: the current one)
+  --max-turns N         stop after N model replies (default ${AGENT_DEFAULTS.maxTurns})
+  --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
+  --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
+  --system TEXT         text put before the tool prompt in the system message
+  --stop-after-tool     end each reply right after its first </tool>
+  --timeout-ms N        per model request (default ${MODEL_CLIENT_DEFAULTS.timeoutMs})
+  --json                print events as NDJSON on stdout instead of the session view
+  -h, --help            this text
+
+Built-in tools: read_file, write_to_file, list_files, search_files (inside the workspace;
+paths that escape it are refused), task_completion.
+`;
+
+export const runCommand = defineCommand({
+  name: 'run',
+  summary: 'run an agent against an OpenAI-compatible model server',
+  usage: USAGE,
+  positionals: true,
+  options: {
+    'base-url': { type: 'string' },
+    model: { type: 'string' },
+    'api-key': { type: 'string' },
+    mcp: { type: 'string' },
+    tools: { type: 'string' },
+    workspace: { type: 'string', default: '.' },
+    'max-turns': { type: 'string' },
+    thread: { type: 'string' },
+    audit: { type: 'string' },
+    system: { type: 'string' },
+    'stop-after-tool': { type: 'boolean' },
+    'timeout-ms': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals }, usage) {
+    const task = positionals.join(' ').trim();
+    if (task === '') throw new UsageError('no TASK given', usage);
+    const baseUrl = values['base-url'];
+    const modelName = values.model;
+    if (baseUrl === undefined || modelName === undefined)
+      throw new UsageError('--base-url and --model are required', usage);
+    const result = await runSession({
+      task,
+      model: clientFromFlags({
+        baseUrl,
+        model: modelName,
+        apiKey: values['api-key'] ?? process.env.TAGCALL_API_KEY ?? process.env.OPENAI_API_KEY,
+        stopAfterTool: values['stop-after-tool'] === true,
+        timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms', usage),
+      }),
+      workspace: await checkWorkspace(values.workspace),
+      mcpServers: values.mcp === undefined ? {} : await readMcpConfig(values.mcp),
+      extraTools: values.tools === undefined ? [] : await loadToolsModule(values.tools),
+      maxTurns: positiveInteger(values['max-turns'], '--max-turns', usage),
+      threadId: values.thread,
+      auditFile: values.audit,
+      system: values.system,
+      json: values.json === true,
+    });
+    if (result.answer !== null && values.json !== true) process.stdout.write(`${result.answer}\n`);
+    const done = result.status === 'completed' || result.status === 'no-call';
+    if (!done) process.stderr.write(`tagcall: ${result.reason}\n`);
+    return done ? 0 : 1;
+  },
+});

@@ -1,4 +1,5 @@
-import { type ProxyOptions, startProxy } from '../server/index.js';
+import { PROXY_DEFAULTS, type ProxyOptions, startProxy } from '../server/index.js';
+import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
 
 /**
  * Runs the proxy until SIGINT or SIGTERM. The address goes to stderr as
@@ -14,3 +15,74 @@ export async function runServe(options: ProxyOptions): Promise<number> {
   await proxy.close();
   return 0;
 }
+
+const USAGE = `Usage: tagcall serve --upstream URL [options]
+
+An OpenAI-compatible server (POST /v1/chat/completions, GET /v1/models) in front of a model
+server without native tool calling: requests with "tools" go upstream in the text protocol,
+and replies come back with native tool_calls (streamed as delta.tool_calls), thinking as
+reasoning_content. Requests without tools pass through unchanged.
+
+Options:
+  --upstream URL        the model server, e.g. http://127.0.0.1:8080/v1 (llama.cpp),
+                        http://127.0.0.1:11434/v1 (Ollama)
+  --port N              default 4000 (0: any free port)
+  --host ADDR           default ${PROXY_DEFAULTS.host}
+  --model-map A=B       serve model A as upstream model B (repeatable)
+  --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
+  --api-key KEY         sent upstream (default: the client's Authorization header)
+  --require-key KEY     clients must send "Authorization: Bearer KEY" (default: $TAGCALL_SERVE_KEY;
+                        none); it is never passed upstream
+  --allowed-host NAME   a Host name to serve besides IP addresses and localhost (repeatable;
+                        other names get 403, against DNS rebinding)
+  --max-body-bytes N    larger requests get 413 (default ${PROXY_DEFAULTS.maxBodyBytes})
+  --connect-timeout-ms N  wait for the upstream's headers, then 504 (default ${PROXY_DEFAULTS.connectTimeoutMs})
+  --idle-timeout-ms N   longest pause in the upstream's answer, then 504 (default ${PROXY_DEFAULTS.idleTimeoutMs})
+  -h, --help            this text
+`;
+
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: 'an OpenAI-compatible proxy that gives tool calls to a model without them',
+  usage: USAGE,
+  options: {
+    upstream: { type: 'string' },
+    port: { type: 'string', default: '4000' },
+    host: { type: 'string' },
+    'model-map': { type: 'string', multiple: true },
+    grammar: { type: 'string' },
+    'api-key': { type: 'string' },
+    'require-key': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
+    'max-body-bytes': { type: 'string' },
+    'connect-timeout-ms': { type: 'string' },
+    'idle-timeout-ms': { type: 'string' },
+  },
+  async run({ values }, usage) {
+    const upstream = values.upstream;
+    if (upstream === undefined) throw new UsageError('--upstream is required', usage);
+    const modelMap: Record<string, string> = {};
+    for (const pair of values['model-map'] ?? []) {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new UsageError(`--model-map wants A=B, got "${pair}"`, usage);
+      modelMap[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+    return runServe({
+      upstream,
+      port: values.port === '0' ? 0 : positiveInteger(values.port, '--port', usage),
+      host: values.host,
+      modelMap,
+      grammar: oneOf(values.grammar, ['llama.cpp'] as const, '--grammar', usage),
+      apiKey: values['api-key'],
+      requireKey: values['require-key'] ?? process.env.TAGCALL_SERVE_KEY,
+      allowedHosts: values['allowed-host'],
+      maxBodyBytes: positiveInteger(values['max-body-bytes'], '--max-body-bytes', usage),
+      connectTimeoutMs: positiveInteger(
+        values['connect-timeout-ms'],
+        '--connect-timeout-ms',
+        usage,
+      ),
+      idleTimeoutMs: positiveInteger(values['idle-timeout-ms'], '--idle-timeout-ms', usage),
+    });
+  },
+});

@@ -1,4 +1,7 @@
 import { summarizeStats, type TranscriptStats } from '../transcripts/index.js';
+import { defineCommand } from './command.js';
+import { mine } from './mine.js';
+import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
 
 /** The stats as `--json` prints them: the counts and the rates derived from them. */
 export function statsJson(stats: TranscriptStats) {
@@ -57,3 +60,32 @@ export function formatStats(stats: TranscriptStats): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+const USAGE = `Usage: tagcall stats [PATH…|-] [options]
+
+Counts what is in model output or transcripts: calls per tool and per server, malformed calls
+by error code, deprecated JSON form, thinking share, average arguments size, the largest and
+slowest calls.
+
+Options:
+  --json                a JSON object instead of the table
+${MINING_USAGE}
+  -h, --help            this text
+`;
+
+export const statsCommand = defineCommand({
+  name: 'stats',
+  summary: 'count calls, malformed calls, thinking and sizes in model output or logs',
+  usage: USAGE,
+  positionals: true,
+  options: { json: { type: 'boolean' }, ...MINING_FLAGS },
+  async run(flags, usage) {
+    const stats = await mine({ ...miningSettings(flags, usage), mode: 'stats' });
+    process.stdout.write(
+      flags.values.json === true
+        ? `${JSON.stringify(statsJson(stats), null, 2)}\n`
+        : formatStats(stats),
+    );
+    return 0;
+  },
+});

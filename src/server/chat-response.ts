@@ -37,6 +37,7 @@ export class ChatAnswer {
   #failed = new Set<string>();
   #ended = 0;
   #size = 0;
+  #blank = '';
   #roleSent = false;
 
   /**
@@ -99,7 +100,21 @@ export class ChatAnswer {
       this.message.content = (this.message.content ?? '') + text;
       this.#size += text.length;
     }
-    this.#send({ content: text });
+    // Whitespace between text and a call is layout, not content: held until text follows
+    // (then sent with it) or a call does (then dropped), as the whole answer's content is
+    // null when it holds nothing but blanks around its calls.
+    if (text.trim() === '') {
+      this.#blank += text;
+      return;
+    }
+    this.#send({ content: this.#blank + text });
+    this.#blank = '';
+  }
+
+  /** The answer is over: blanks held after the last text go out unless a call followed them. */
+  end(): void {
+    if (this.#blank !== '' && this.#indexById.size === 0) this.#send({ content: this.#blank });
+    this.#blank = '';
   }
 
   reasoning(text: string): void {
@@ -119,6 +134,7 @@ export class ChatAnswer {
         this.reasoning(event.text);
         break;
       case 'call-start': {
+        this.#blank = '';
         const index = this.#indexById.size;
         this.#indexById.set(event.id, index);
         this.message.tool_calls ??= [];

@@ -332,6 +332,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     if (response.destroyed) return;
     native.end();
+    answer.end();
     // A call that broke off is never offered for execution: no tool_calls finish for it.
     const finishReason =
       answer.hasCalls && !answer.hasFailedCalls ? 'tool_calls' : (finish ?? 'stop');

@@ -8,6 +8,7 @@ export {
 } from './define-tool.js';
 export { MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
 export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
+export { readToolList } from './tool-list.js';
 export {
   type CallLike,
   createToolbox,

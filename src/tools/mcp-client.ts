@@ -73,7 +73,7 @@ export const MCP_DEFAULTS = { connectTimeoutMs: 30_000 };
  */
 export async function connectMcp(
   config: McpServerConfig,
-  options: { connectTimeoutMs?: number; name?: string } = {},
+  options: { connectTimeoutMs?: number } = {},
 ): Promise<McpConnection> {
   const timeoutMs = options.connectTimeoutMs ?? MCP_DEFAULTS.connectTimeoutMs;
   // Loaded on first use: the SDK takes most of a cold import of tagcall, and most uses
@@ -103,12 +103,7 @@ export async function connectMcp(
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(
-          new Error(
-            `MCP server${options.name === undefined ? '' : ` ${JSON.stringify(options.name)}`} did not answer initialize and tools/list within ${timeoutMs} ms`,
-          ),
-        ),
+      () => reject(new Error(`no answer to initialize and tools/list within ${timeoutMs} ms`)),
       timeoutMs,
     );
   });

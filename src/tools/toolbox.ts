@@ -96,10 +96,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
   function connection(serverName: string): Promise<McpConnection> {
     let pending = connections.get(serverName);
     if (pending === undefined) {
-      pending = connectMcp(servers[serverName], {
-        connectTimeoutMs: options.connectTimeoutMs,
-        name: serverName,
-      });
+      pending = connectMcp(servers[serverName], { connectTimeoutMs: options.connectTimeoutMs });
       // A failed connection is retried on the next call, not cached.
       pending.catch(() => connections.delete(serverName));
       connections.set(serverName, pending);
@@ -139,7 +136,9 @@ export function createToolbox(options: ToolboxOptions = {}) {
   async function listTools(): Promise<ListedTool[]> {
     const out: ListedTool[] = [...local.values()].map((t) => ({ serverName: 'local', ...pick(t) }));
     for (const name of Object.keys(servers)) {
-      const { tools } = await connection(name);
+      const { tools } = await connection(name).catch((error: unknown) => {
+        throw new Error(`MCP server ${JSON.stringify(name)}: ${message(error)}`);
+      });
       for (const t of tools) out.push({ serverName: name, ...t });
     }
     return out;

@@ -2,6 +2,7 @@ export { recordMessages, TRANSCRIPT_FORMATS, type TranscriptFormat } from './for
 export {
   type Finding,
   type Location,
+  layoutOf,
   type ScanOptions,
   type ScanSink,
   scanTranscript,

@@ -8,6 +8,22 @@ import {
 } from '../protocol/index.js';
 import { recordMessages, type TranscriptFormat } from './formats.js';
 
+/**
+ * How a transcript is laid out, told from its first line: JSONL when that line parses, a JSON
+ * document when it only opens one (`{`, `[`, `{"`, `[{`), text otherwise (a reply may begin
+ * with `[thinking]` or `{`).
+ */
+export function layoutOf(firstLine: string): 'text' | 'jsonl' | 'json' {
+  const opening = firstLine.trim();
+  if (opening[0] !== '{' && opening[0] !== '[') return 'text';
+  try {
+    JSON.parse(firstLine);
+    return 'jsonl';
+  } catch {
+    return /^(\{|\[)\s*$|^\{\s*"|^\[\s*[{[]/.test(opening) ? 'json' : 'text';
+  }
+}
+
 export interface ScanOptions {
   dialect?: Dialect | 'auto';
   /** Tool names, for the `cline` dialect (and `auto`). */
@@ -254,18 +270,7 @@ export async function scanTranscript(
   }
   const start = head.join('');
   const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
-  // A reply may begin with `[thinking]` or `{`: JSON needs a first line that parses (JSONL),
-  // or one that only opens a document (`{`, `[`, `{"`, `[{`).
-  let mode: 'text' | 'jsonl' | 'json' = 'text';
-  const opening = firstLine.trim();
-  if (options.input !== 'text' && (leadChar === '{' || leadChar === '[')) {
-    try {
-      JSON.parse(firstLine);
-      mode = 'jsonl';
-    } catch {
-      if (/^(\{|\[)\s*$|^\{\s*"|^\[\s*[{[]/.test(opening)) mode = 'json';
-    }
-  }
+  const mode = options.input === 'text' ? 'text' : layoutOf(firstLine);
   async function* rest(): AsyncGenerator<string> {
     yield start;
     if (!ended)

@@ -1,0 +1,102 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+/** A mistake in how the command was called: exit 2, with the command's usage. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A failure the user can fix, said in one line (a file that is not what it should be, a server
+ * that cannot start): exit 1, without a stack.
+ */
+export class CliError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The parsed flags of a command, typed from its option declarations. */
+export type Flags<O extends Options> = ReturnType<
+  typeof parseArgs<{
+    options: O & { help: { type: 'boolean'; short: 'h' } };
+    allowPositionals: true;
+  }>
+>;
+
+export interface CommandSpec<O extends Options> {
+  name: string;
+  /** One line for `tagcall --help`. */
+  summary: string;
+  /** The whole `--help` text. */
+  usage: string;
+  options: O;
+  /** Whether the command takes positional arguments (paths, a task). Default false. */
+  positionals?: boolean;
+  run(flags: Flags<O>, usage: string): Promise<number>;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  main(argv: string[]): Promise<number>;
+}
+
+/** A command: its flags parsed and typed, `--help` answered, a wrong flag a `UsageError`. */
+export function defineCommand<const O extends Options>(spec: CommandSpec<O>): Command {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage: spec.usage,
+    async main(argv) {
+      let flags: Flags<O>;
+      try {
+        flags = parseArgs({
+          args: argv,
+          allowPositionals: true,
+          options: { ...spec.options, help: { type: 'boolean', short: 'h' } } as O & {
+            help: { type: 'boolean'; short: 'h' };
+          },
+        });
+      } catch (error) {
+        throw new UsageError((error as Error).message, spec.usage);
+      }
+      // Every command has --help; inside this generic function its type is not yet known.
+      if ((flags.values as { help?: boolean }).help === true) {
+        process.stdout.write(spec.usage);
+        return 0;
+      }
+      if (spec.positionals !== true && flags.positionals.length > 0)
+        throw new UsageError(`unexpected argument "${flags.positionals[0]}"`, spec.usage);
+      return spec.run(flags, spec.usage);
+    },
+  };
+}
+
+/** `value` if it is one of `allowed`; a `UsageError` naming the flag otherwise. */
+export function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  flag: string,
+  usage: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not "${value}"`, usage);
+  return value as T;
+}
+
+export function positiveInteger(
+  value: string | undefined,
+  flag: string,
+  usage: string,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0))
+    throw new UsageError(`${flag} must be a positive whole number`, usage);
+  return n;
+}

@@ -1,0 +1,96 @@
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type ListedTool,
+  type McpServerConfig,
+  readToolList,
+  type ToolDefinition,
+} from '../tools/index.js';
+import { CliError } from './command.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A JSON file's value, or a `CliError` that names the file and says what is wrong with it. */
+async function readJsonFile(file: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT'
+        ? `${what} ${file} does not exist`
+        : code === 'EISDIR'
+          ? `${what} ${file} is a folder; give a JSON file`
+          : `${what} ${file} cannot be read: ${(error as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${what} ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** `--mcp` file: `{"mcpServers": {...}}` (the common shape) or the map itself, each checked. */
+export async function readMcpConfig(file: string): Promise<Record<string, McpServerConfig>> {
+  const value = await readJsonFile(file, '--mcp');
+  const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
+  if (!isObject(servers))
+    throw new CliError(
+      `--mcp ${file}: expected {"mcpServers": {"name": {"command", "args"} | {"url"}}}`,
+    );
+  for (const [name, server] of Object.entries(servers)) {
+    const ok =
+      isObject(server) &&
+      (typeof server.command === 'string' || typeof server.url === 'string') &&
+      (server.args === undefined ||
+        (Array.isArray(server.args) && server.args.every((a) => typeof a === 'string')));
+    if (!ok)
+      throw new CliError(
+        `--mcp ${file}: server ${JSON.stringify(name)} needs "command" (with "args" a list of strings) or "url"`,
+      );
+  }
+  return servers as Record<string, McpServerConfig>;
+}
+
+/** `--tools` JSON for `grammar`: any common tool-list shape (see `readToolList`). */
+export async function readToolsJson(file: string): Promise<ListedTool[]> {
+  const value = await readJsonFile(file, '--tools');
+  try {
+    return readToolList(value);
+  } catch (error) {
+    throw new CliError(`--tools ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** `--tools` module for `run`: a `tools` export or a default export, an array of definitions. */
+export async function loadToolsModule(file: string): Promise<ToolDefinition[]> {
+  let module: { default?: unknown; tools?: unknown };
+  try {
+    module = (await import(pathToFileURL(resolve(file)).href)) as typeof module;
+  } catch (error) {
+    throw new CliError(`--tools ${file} cannot be loaded: ${(error as Error).message}`);
+  }
+  const tools = module.tools ?? module.default;
+  const valid =
+    Array.isArray(tools) &&
+    tools.every(
+      (t) => isObject(t) && typeof t.name === 'string' && typeof t.handler === 'function',
+    );
+  if (!valid)
+    throw new CliError(
+      `--tools ${file} must export \`tools\` or a default export: an array of defineTool(...) definitions`,
+    );
+  return tools as ToolDefinition[];
+}
+
+/** `--workspace`: a folder that exists. */
+export async function checkWorkspace(dir: string): Promise<string> {
+  const info = await stat(dir).catch(() => null);
+  if (info === null) throw new CliError(`--workspace ${dir} does not exist`);
+  if (!info.isDirectory()) throw new CliError(`--workspace ${dir} is not a folder`);
+  return dir;
+}

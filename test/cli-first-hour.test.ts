@@ -1,0 +1,211 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+
+function tagcall(args: string[], input = '') {
+  const run = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagcall-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('finding one’s way', () => {
+  it('--version, -V and version print the version', () => {
+    const { version } = JSON.parse(
+      spawnSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }).stdout,
+    ) as { version: string };
+    for (const flag of ['--version', '-V', 'version'])
+      expect(tagcall([flag])).toMatchObject({ code: 0, stdout: `tagcall ${version}\n` });
+  });
+
+  it('help, help COMMAND and COMMAND --help print usage; demo --help runs no demo', () => {
+    expect(tagcall(['help']).stdout).toMatch(/^Usage: tagcall <command>/);
+    expect(tagcall(['help', 'serve']).stdout).toMatch(/^Usage: tagcall serve/);
+    const demo = tagcall(['demo', '--help']);
+    expect(demo).toMatchObject({ code: 0, stderr: '' });
+    expect(demo.stdout).toMatch(/^Usage: tagcall demo/);
+  });
+
+  it('a wrong flag or argument is a usage error (exit 2), for every command', () => {
+    for (const args of [
+      ['demo', '--bogus'],
+      ['demo', 'extra'],
+      ['grammar', '--nope'],
+      ['serve', '--upstream'],
+      ['stats', '--jobs', 'many', '-'],
+    ]) {
+      const { code, stderr } = tagcall(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain(`Usage: tagcall ${args[0]}`);
+    }
+  });
+});
+
+describe('a closed reader ends the command quietly', () => {
+  for (const format of ['json', 'pretty', 'ndjson']) {
+    it(`--format ${format} | head`, async () => {
+      const dir = tempDir();
+      const file = join(dir, 'big.txt');
+      writeFileSync(file, '<tool>\n<tool_name>x</tool_name>\n</tool>\n'.repeat(100_000));
+      const child = spawn(
+        process.execPath,
+        [...CLI, 'parse', file, '--format', format, '--jobs', '1'],
+        {
+          cwd: ROOT,
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    });
+  }
+});
+
+describe('transcripts are read as transcripts', () => {
+  it('a JSONL transcript is read message by message by default; --format json warns', () => {
+    const file = 'fixtures/transcripts/openai-chat.jsonl';
+    const byDefault = tagcall(['parse', file]);
+    expect(byDefault.code).toBe(0);
+    const calls = byDefault.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.type === 'call');
+    expect(calls.length).toBeGreaterThan(0);
+    const forced = tagcall(['parse', file, '--format', 'json']);
+    expect(forced.stderr).toContain(
+      'looks like a transcript (JSON); --format json reads it as one reply',
+    );
+    expect(tagcall(['parse', file, '--format', 'json', '--input', 'text']).stderr).toBe('');
+  });
+});
+
+describe('configuration files: one line naming the file and what was expected', () => {
+  const cases: Array<[string, (dir: string) => string[], RegExp]> = [
+    [
+      'a tools file that is one object',
+      (dir) => {
+        writeFileSync(join(dir, 't.json'), '{"name": "x"}');
+        return ['grammar', '--tools', join(dir, 't.json')];
+      },
+      /^tagcall: --tools .*t\.json: expected a tool list: /,
+    ],
+    [
+      'bad JSON in --mcp',
+      (dir) => {
+        writeFileSync(join(dir, 'm.json'), '{oops');
+        return ['grammar', '--mcp', join(dir, 'm.json')];
+      },
+      /^tagcall: --mcp .*m\.json is not valid JSON: /,
+    ],
+    [
+      'a folder as --mcp',
+      (dir) => ['grammar', '--mcp', dir],
+      /^tagcall: --mcp .* is a folder; give a JSON file$/,
+    ],
+    [
+      'an MCP server without a command',
+      (dir) => {
+        writeFileSync(join(dir, 'm.json'), '{"mcpServers": {"x": {"cmd": "a"}}}');
+        return ['grammar', '--mcp', join(dir, 'm.json')];
+      },
+      /^tagcall: --mcp .*: server "x" needs "command"/,
+    ],
+    [
+      'an MCP command that does not exist',
+      (dir) => {
+        writeFileSync(
+          join(dir, 'm.json'),
+          '{"mcpServers": {"x": {"command": "no-such-tagcall-server"}}}',
+        );
+        return ['grammar', '--mcp', join(dir, 'm.json')];
+      },
+      /^tagcall: MCP server "x": spawn no-such-tagcall-server ENOENT$/,
+    ],
+    [
+      'a tools module without tools',
+      (dir) => {
+        writeFileSync(join(dir, 'tools.mjs'), 'export const nothing = 1;\n');
+        return [
+          'run',
+          't',
+          '--base-url',
+          'http://127.0.0.1:9/v1',
+          '--model',
+          'm',
+          '--tools',
+          join(dir, 'tools.mjs'),
+        ];
+      },
+      /^tagcall: --tools .*tools\.mjs must export `tools` or a default export/,
+    ],
+    [
+      'a workspace that does not exist',
+      (dir) => [
+        'run',
+        't',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--model',
+        'm',
+        '--workspace',
+        join(dir, 'nope'),
+      ],
+      /^tagcall: --workspace .*nope does not exist$/,
+    ],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, () => {
+      const { code, stderr } = tagcall(args(tempDir()));
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr.trim()).toMatch(message);
+    });
+  }
+
+  it('tagcall grammar reads the OpenAI, Anthropic and MCP tool-list shapes alike', () => {
+    const dir = tempDir();
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const shapes = {
+      openai: [{ type: 'function', function: { name: 'weather', parameters: schema } }],
+      anthropic: [{ name: 'weather', input_schema: schema }],
+      mcp: { tools: [{ name: 'weather', inputSchema: schema }] },
+    };
+    const grammars = Object.entries(shapes).map(([name, value]) => {
+      writeFileSync(join(dir, `${name}.json`), JSON.stringify(value));
+      const { code, stdout } = tagcall(['grammar', '--tools', join(dir, `${name}.json`)]);
+      expect(code).toBe(0);
+      return stdout;
+    });
+    expect(grammars[0]).toContain('weather');
+    expect(new Set(grammars).size).toBe(1);
+  });
+});
