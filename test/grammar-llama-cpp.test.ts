@@ -1,7 +1,8 @@
 // Checks the generated grammars against llama.cpp's own grammar engine, through node-llama-cpp
 // (a devDependency with only its Linux x64 CPU binary: package.json's overrides replace the
-// other platforms' and the GPU builds with an empty package; see README, "Constrained
-// decoding"). Elsewhere there is no binary to load, and this file is skipped.
+// other platforms' and the GPU builds with an empty package; see docs/grammars.md, "Checked
+// against llama.cpp's own grammar engine"). Elsewhere there is no binary to load, and this file
+// is skipped.
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -143,24 +143,3 @@ describe('renderToolPrompt', () => {
     ]);
   });
 });
-
-describe('the README example, from model text to tool results', () => {
-  it('runs as written (local part)', async () => {
-    const { assistantFromText, callsOf, toolMessage, toTextProtocol } = await import(
-      './support/all.js'
-    );
-    const readmeToolbox = createToolbox({ tools: [add] });
-    const reply = assistantFromText(
-      '[Add them up]\n<tool>\n<server_name>local</server_name>\n<tool_name>add</tool_name>\n<arguments><a>2</a><b>40</b></arguments>\n</tool>',
-    );
-    const results = await readmeToolbox.dispatchAll(callsOf(reply), { timeoutMs: 30_000 });
-    expect(results).toMatchObject([
-      { kind: 'tool-result', toolName: 'add', output: '42', isError: false },
-    ]);
-    expect(toTextProtocol([reply, toolMessage(results)]).at(-1)).toEqual({
-      role: 'user',
-      content: 'Tool: add\n42',
-    });
-    await readmeToolbox.close();
-  });
-});

@@ -12,6 +12,8 @@ export interface ReplayModelOptions {
   failFirst?: number;
   /** Fault injection: on the first request only, drop the connection after this many characters. */
   dropAfterChars?: number;
+  /** Default 0: a free port. */
+  port?: number;
 }
 
 export interface ReplayModel {
@@ -38,7 +40,7 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /**
- * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port) that
+ * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port unless given) that
  * speaks the OpenAI streaming protocol and replays recorded replies in small SSE deltas.
  */
 export async function startReplayModel(options: ReplayModelOptions): Promise<ReplayModel> {
@@ -112,7 +114,10 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
   const server = createServer((request, response) => {
     handle(request, response).catch(() => response.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,

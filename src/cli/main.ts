@@ -4,6 +4,7 @@ import { CliError, type Command, UsageError } from './command.js';
 import { demoCommand } from './demo-command.js';
 import { grammarCommand } from './grammar-command.js';
 import { parseCommand } from './parse-command.js';
+import { replayCommand } from './replay-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { statsCommand } from './stats-command.js';
@@ -15,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   demoCommand,
   grammarCommand,
   serveCommand,
+  replayCommand,
 ];
 
 const USAGE = `Usage: tagcall <command> [options]

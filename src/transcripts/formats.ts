@@ -58,6 +58,10 @@ const isAuditEntry = (v: unknown): v is { message?: Message } =>
 const auditMessages = (entries: readonly unknown[]): Message[] =>
   entries.flatMap((e) => (isAuditEntry(e) && e.message !== undefined ? [e.message] : []));
 
+/** Every item a message: an object with a string `role` (a list of strings is not a transcript). */
+const isMessageList = (list: readonly unknown[]) =>
+  list.every((m) => isObject(m) && typeof m.role === 'string');
+
 function fromMessages(messages: unknown[], format: TranscriptFormat, system?: unknown): Message[] {
   if (format === 'anthropic')
     return fromAnthropic({
@@ -81,6 +85,7 @@ export function recordMessages(
     if (value.length === 0) return null;
     if (format === 'audit-log' || (format === undefined && value.every(isAuditEntry)))
       return { format: 'audit-log', messages: auditMessages(value) };
+    if (!isMessageList(value)) return null;
     const f = format ?? (looksAnthropic(value) ? 'anthropic' : 'openai');
     return { format: f, messages: fromMessages(value, f) };
   }
@@ -93,7 +98,7 @@ export function recordMessages(
     return { format: 'audit-log', messages: auditMessages(value.entries) };
   if (format === 'audit-log' || (format === undefined && isAuditEntry(value)))
     return isAuditEntry(value) ? { format: 'audit-log', messages: auditMessages([value]) } : null;
-  if (Array.isArray(value.messages)) {
+  if (Array.isArray(value.messages) && isMessageList(value.messages)) {
     const f =
       format ??
       ((typeof value.system === 'string' || Array.isArray(value.system)) &&
