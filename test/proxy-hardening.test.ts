@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { request as httpRequest, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyOptions, type RunningProxy, startProxy } from './support/all.js';
+import { listenLocal } from './support/local-server.js';
 
 const weather = {
   type: 'function',
@@ -20,7 +21,7 @@ afterEach(async () => {
 /** An upstream on 127.0.0.1 that answers every request with `answer`; it counts what it sent. */
 async function upstreamServer(answer: (response: ServerResponse, sent: { bytes: number }) => void) {
   const sent = { bytes: 0, requests: 0, closed: 0, bodies: [] as string[], auth: [] as string[] };
-  const server: Server = createServer((request, response) => {
+  const server = await listenLocal((request, response) => {
     sent.requests++;
     sent.auth.push(request.headers.authorization ?? '');
     let body = '';
@@ -33,16 +34,8 @@ async function upstreamServer(answer: (response: ServerResponse, sent: { bytes: 
       answer(response, sent);
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, sent };
+  cleanups.push(server.close);
+  return { url: `${server.origin}/v1`, sent };
 }
 
 async function proxyTo(upstream: string, options: Partial<ProxyOptions> = {}) {

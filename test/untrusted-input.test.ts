@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +14,7 @@ import {
   user,
   validateUserInput,
 } from './support/all.js';
+import { listenLocal } from './support/local-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -24,18 +22,10 @@ afterEach(async () => {
 });
 
 /** A server on 127.0.0.1 whose handler is given; closed after the test. */
-async function serve(handler: Parameters<typeof createServer>[1]) {
-  const server: Server = createServer(handler);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function serve(handler: Parameters<typeof listenLocal>[0]) {
+  const server = await listenLocal(handler);
+  cleanups.push(server.close);
+  return server.origin;
 }
 
 describe('a user cannot pose as a tool', () => {
