@@ -45,7 +45,8 @@ export type ParseWarningCode =
   | 'argument-outside-arguments'
   | 'stray-text'
   | 'duplicate-field'
-  | 'unclosed-thinking';
+  | 'unclosed-thinking'
+  | 'missing-wrapper';
 
 export type ThinkingFormat = 'bracket' | 'tag' | 'prefilled';
 

@@ -90,7 +90,8 @@ export function parseModelJson(json: string, maxDepth: number): ModelJson {
 }
 
 /**
- * Reads the deprecated JSON form, `{"server_name": …, "tool_name": …, "arguments": {…}}`.
+ * Reads the deprecated JSON form, `{"server_name": …, "tool_name": …, "arguments": {…}}`,
+ * also with `name` for `tool_name` and `parameters` for `arguments` (other formats' names).
  * `arguments` may also be a JSON string holding the object, as some models write it.
  */
 export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
@@ -106,7 +107,9 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
     };
   }
   const fields = parsed as Record<string, unknown>;
-  let args = fields.arguments;
+  // Models trained on other formats write `name` and `parameters`: the same fields.
+  const toolName = fields.tool_name ?? fields.name;
+  let args = fields.arguments ?? fields.parameters;
   if (typeof args === 'string') {
     const inner = parseModelJson(args, maxDepth);
     if (!inner.ok) {
@@ -130,7 +133,7 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
   return {
     ok: true,
     serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
-    toolName: typeof fields.tool_name === 'string' ? fields.tool_name.trim() : undefined,
+    toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
     arguments: args == null ? createObject() : (toNullPrototype(args) as ToolArguments),
   };
 }

@@ -307,10 +307,19 @@ export function createParser(options: ParserOptions): Parser {
       return;
     }
     let from = 0;
-    for (const call of result.calls) {
+    for (const [index, call] of result.calls.entries()) {
       const id = generateId(callCount++);
       emit({ type: 'tool-start', id, offset: blockStart + from });
       emit({ type: 'tool-name', id, serverName: call.serverName, toolName: call.toolName });
+      for (const w of result.warnings ?? [])
+        if (w.call === index)
+          emit({
+            type: 'warning',
+            code: w.code,
+            message: w.message,
+            offset: blockStart + w.position,
+            callId: id,
+          });
       emit({
         type: 'tool-end',
         call: {

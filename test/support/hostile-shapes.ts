@@ -81,6 +81,15 @@ export const HOSTILE_SHAPES: HostileShape[] = [
     2_000,
   ],
   [
+    'a Qwen3-Coder function of thousands of parameters, none closed',
+    parses(
+      (n) =>
+        `<tool_call>\n<function=f>\n${'<parameter=a>\nx\n'.repeat(n)}</function>\n</tool_call>\n`,
+      { dialect: 'qwen3-coder', maxCallBytes: 1 << 30 },
+    ),
+    2_000,
+  ],
+  [
     'an Anthropic invoke full of unclosed <parameter name="',
     parses(
       (n) =>

@@ -1,4 +1,4 @@
-import type { CallFormat, ParseErrorCode, ToolArguments } from '../events.js';
+import type { CallFormat, ParseErrorCode, ParseWarningCode, ToolArguments } from '../events.js';
 
 /** One call read from a dialect's block; `end` is where its text ends in the block. */
 export interface BlockCall {
@@ -8,8 +8,18 @@ export interface BlockCall {
   end: number;
 }
 
+/** A model's mistake a reader recovered from: said as a warning of call number `call`. */
+export interface BlockWarning {
+  code: ParseWarningCode;
+  message: string;
+  /** Where in the block. */
+  position: number;
+  /** The index of the call it belongs to, in `calls`. */
+  call: number;
+}
+
 export type BlockResult =
-  | { ok: true; format: CallFormat; calls: BlockCall[] }
+  | { ok: true; format: CallFormat; calls: BlockCall[]; warnings?: BlockWarning[] }
   | { ok: false; code: ParseErrorCode; message: string; position: number };
 
 /**

@@ -2,7 +2,7 @@ import { anthropicXml } from './anthropic-xml.js';
 import type { BlockReader } from './block.js';
 import { clineReader } from './cline.js';
 import { hermes } from './hermes.js';
-import { qwen3Coder } from './qwen3-coder.js';
+import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 
 export type { BlockCall, BlockReader, BlockResult } from './block.js';
 
@@ -58,12 +58,12 @@ export function blockReaders(
     case 'anthropic-xml':
       return [anthropicXml];
     case 'qwen3-coder':
-      return [qwen3Coder];
+      return [qwen3Coder, qwen3CoderBare];
     case 'hermes':
       return [hermes];
     case 'cline':
       return cline;
     case 'auto':
-      return [anthropicXml, toolCallAuto, ...cline];
+      return [anthropicXml, toolCallAuto, qwen3CoderBare, ...cline];
   }
 }

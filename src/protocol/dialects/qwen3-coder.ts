@@ -33,3 +33,26 @@ export const qwen3Coder: BlockReader = {
   close: FORM.close,
   read: (block) => readInvocations(block, FORM),
 };
+
+const BARE: InvocationForm = { ...FORM, open: '', close: '' };
+
+/**
+ * `<function=name>…</function>` at a line start with no `<tool_call>` around it: what some
+ * Qwen3-Coder models write every time, and the form OpenHands and SWE-agent prompt for. Read
+ * as a call, with a `missing-wrapper` warning.
+ */
+export const qwen3CoderBare: BlockReader = {
+  open: '<function=',
+  close: '</function>',
+  read(block) {
+    const result = readInvocations(block, BARE);
+    if (!result.ok) return result;
+    const warning = {
+      code: 'missing-wrapper' as const,
+      message: 'write the call inside <tool_call> … </tool_call>',
+      position: 0,
+      call: 0,
+    };
+    return { ...result, warnings: [warning, ...(result.warnings ?? [])] };
+  },
+};

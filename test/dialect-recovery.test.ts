@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createFold, createParser, type ParseOptions, parse } from './support/all.js';
+
+/** The parse, checked to be the same fed one character at a time. */
+function read(text: string, options: ParseOptions) {
+  const whole = parse(text, options);
+  const fold = createFold();
+  const parser = createParser({ ...options, onEvent: fold.add });
+  for (const c of text) parser.feed(c);
+  parser.end();
+  expect(fold.result()).toEqual(whole);
+  return whole;
+}
+
+const qwen = { dialect: 'qwen3-coder' } as const;
+
+describe('a closing tag is decided by what follows it', () => {
+  it('Qwen3-Coder: a value may hold </parameter> (code that searches for it)', () => {
+    const code = 'if (s.includes("</parameter>")) {\n  return s.split("</parameter>");\n}';
+    const text = `<tool_call>\n<function=write_file>\n<parameter=path>\nparse.ts\n</parameter>\n<parameter=content>\n${code}\n</parameter>\n</function>\n</tool_call>\n`;
+    const { calls, warnings, errors } = read(text, qwen);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(calls[0].arguments).toEqual({ path: 'parse.ts', content: code });
+  });
+
+  it('Anthropic XML: a value may hold </parameter> and </invoke>', () => {
+    const value = 'echo "</parameter></invoke>" && a < b';
+    const text = `<function_calls>\n<invoke name="bash">\n<parameter name="command">${value}</parameter>\n</invoke>\n</function_calls>\n`;
+    const { calls, errors } = read(text, { dialect: 'anthropic-xml' });
+    expect(errors).toEqual([]);
+    expect(calls[0].arguments).toEqual({ command: value });
+  });
+});
+
+describe('model mistakes are recovered, each with a warning', () => {
+  it('a missing </parameter> ends at the next <parameter= on a line of its own', () => {
+    const text =
+      '<tool_call>\n<function=edit>\n<parameter=path>\na.ts\n<parameter=line>\n3\n</parameter>\n</function>\n</tool_call>\n';
+    const { calls, warnings } = read(text, qwen);
+    expect(calls[0].arguments).toEqual({ path: 'a.ts', line: '3' });
+    expect(warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+    expect(warnings[0].message).toContain('it ends at the next <parameter=');
+  });
+
+  it('a </tool_call> reached with </function> missing ends the function', () => {
+    const text = '<tool_call>\n<function=ls>\n<parameter=path>\nsrc\n</parameter>\n</tool_call>\n';
+    const { calls, warnings, errors } = read(text, qwen);
+    expect(errors).toEqual([]);
+    expect(calls[0]).toMatchObject({ toolName: 'ls', arguments: { path: 'src' } });
+    expect(warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+  });
+
+  it('a self-closing <function=name/> is a call without arguments', () => {
+    const { calls, errors } = read('<tool_call>\n<function=get_time/>\n</tool_call>\n', qwen);
+    expect(errors).toEqual([]);
+    expect(calls).toMatchObject([{ toolName: 'get_time', arguments: {} }]);
+  });
+
+  it('<function=…>…</function> without <tool_call>, at a line start, is a call (qwen3-coder, auto)', () => {
+    const text =
+      'I will look.\n<function=read_file>\n<parameter=path>\nREADME.md\n</parameter>\n</function>\nDone.\n';
+    for (const dialect of ['qwen3-coder', 'auto'] as const) {
+      const { calls, warnings, text: prose } = read(text, { dialect });
+      expect(calls).toMatchObject([{ toolName: 'read_file', arguments: { path: 'README.md' } }]);
+      expect(warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
+      expect(prose).toBe('I will look.\n\nDone.\n');
+    }
+    // In a sentence it is prose.
+    expect(read('Call <function=x></function> like this.\n', qwen).calls).toEqual([]);
+  });
+
+  it('a parameter given twice makes a list, with duplicate-field', () => {
+    const text =
+      '<tool_call>\n<function=read_files>\n<parameter=path>\na.ts\n</parameter>\n<parameter=path>\nb.ts\n</parameter>\n</function>\n</tool_call>\n';
+    const { calls, warnings } = read(text, qwen);
+    expect(calls[0].arguments).toEqual({ path: ['a.ts', 'b.ts'] });
+    expect(warnings.map((w) => w.code)).toEqual(['duplicate-field']);
+  });
+
+  it('<tool>{"name", "parameters"}</tool> reads like tool_name and arguments', () => {
+    const { calls, warnings } = read(
+      '<tool>{"name": "search", "parameters": {"q": "tagcall"}}</tool>\n',
+      {},
+    );
+    expect(calls).toMatchObject([
+      { toolName: 'search', arguments: { q: 'tagcall' }, format: 'json' },
+    ]);
+    expect(warnings.map((w) => w.code)).toEqual(['deprecated-json-format']);
+  });
+});
