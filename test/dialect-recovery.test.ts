@@ -33,6 +33,31 @@ describe('a closing tag is decided by what follows it', () => {
   });
 });
 
+describe('a special token opens a call anywhere in a line', () => {
+  it('Hermes and Qwen3-Coder <tool_call>, Anthropic <function_calls>: text before stays text', () => {
+    const hermes =
+      'Sure, let me check.<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call> Then more.\n';
+    for (const dialect of ['hermes', 'auto'] as const) {
+      const { calls, text } = read(hermes, { dialect });
+      expect(calls).toMatchObject([{ toolName: 'search', arguments: { q: 'x' } }]);
+      expect(text).toBe('Sure, let me check. Then more.\n');
+    }
+    const anthropic =
+      'Running it: <function_calls><invoke name="bash"><parameter name="command">ls</parameter></invoke></function_calls>\n';
+    expect(read(anthropic, { dialect: 'anthropic-xml' }).calls).toMatchObject([
+      { toolName: 'bash', arguments: { command: 'ls' } },
+    ]);
+    const qwenMidLine = 'Now: <tool_call>\n<function=ls>\n</function>\n</tool_call>\n';
+    expect(read(qwenMidLine, qwen).calls).toMatchObject([{ toolName: 'ls' }]);
+  });
+
+  it('<tool> keeps the line-start rule, and a fence keeps its contents text', () => {
+    expect(read('Say <tool> in prose.\n', { dialect: 'auto' }).calls).toEqual([]);
+    const fenced = '```\nexample: <tool_call>{"name": "x"}</tool_call>\n```\n';
+    expect(read(fenced, { dialect: 'hermes' }).calls).toEqual([]);
+  });
+});
+
 describe('model mistakes are recovered, each with a warning', () => {
   it('a missing </parameter> ends at the next <parameter= on a line of its own', () => {
     const text =

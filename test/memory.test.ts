@@ -16,6 +16,7 @@ import {
   truncateMiddle,
   user,
 } from './support/all.js';
+import { doublingRatio } from './support/hostile-shapes.js';
 
 /** One token per character: budgets in tests read as character counts. */
 const chars: TokenCounter = { count: (t) => t.length };
@@ -227,23 +228,12 @@ describe('thread store', () => {
 });
 
 describe('thread store at scale', () => {
-  const bestOf = (work: () => void) => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 5; i++) {
-      const started = performance.now();
-      work();
-      best = Math.min(best, performance.now() - started);
-    }
-    return best;
-  };
   const fill = (n: number) => () => {
     const threads = createThreadStore({ create: () => createMemory({ budget: 10 }) });
     for (let i = 0; i < n; i++) threads.getOrCreate(`t${i}`);
   };
   it('each call is O(1) amortized: 2n threads take at most 3x the time of n', () => {
-    fill(20_000)();
-    const ratio = bestOf(fill(40_000)) / bestOf(fill(20_000));
-    expect(ratio).toBeLessThanOrEqual(3);
+    expect(doublingRatio(fill, 20_000).ratio).toBeLessThanOrEqual(3);
   });
   it('caps live threads, evicting the least recently used', () => {
     const threads = createThreadStore({

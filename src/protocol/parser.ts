@@ -96,6 +96,7 @@ export function createParser(options: ParserOptions): Parser {
   const dialect = options.dialect ?? 'tagcall';
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
+  const anywhere = readers.filter((r) => r.anywhere === true);
   const limits = { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth };
   const callParser = createCallParser({ ...limits, schemas: options.schemas }, emit);
 
@@ -500,11 +501,40 @@ export function createParser(options: ParserOptions): Parser {
     return true;
   }
 
-  /** The rest of a line is text; in 'auto' mode a `</think>` in it may end pre-filled thinking. */
+  /**
+   * The earliest opening of a special-token block (`anywhere`) in `buf[pos, end)`, outside
+   * fences, or null.
+   */
+  function findAnywhere(end: number): { at: number; reader: BlockReader } | null {
+    if (anywhere.length === 0 || inFence) return null;
+    let found: { at: number; reader: BlockReader } | null = null;
+    for (const reader of anywhere) {
+      const at = buf.indexOf(reader.open, pos);
+      if (at !== -1 && at < end && (found === null || at < found.at)) found = { at, reader };
+    }
+    return found;
+  }
+
+  /**
+   * The rest of a line is text, unless a special-token block opens in it; in 'auto' mode a
+   * `</think>` in it may end pre-filled thinking.
+   */
   function stepMidLine(final: boolean): boolean {
     const n = buf.length;
     const newline = buf.indexOf('\n', pos);
     let end = newline === -1 ? n : newline + 1;
+    const opening = findAnywhere(end);
+    if (opening !== null) {
+      const close = undecided ? findThinkClose() : -1;
+      if (close === -1 || close > opening.at || offset + close > maxHold) {
+        markText(pos);
+        beginBlock(opening.at, opening.reader);
+        return true;
+      }
+    } else if (newline === -1 && !final && anywhere.length > 0 && !inFence) {
+      // Keep a partial opening at the end for the next chunk.
+      for (const reader of anywhere) end = Math.min(end, partialSuffixStart(buf, pos, reader.open));
+    }
     if (undecided) {
       const close = findThinkClose();
       if (close !== -1 && close < end && offset + close <= maxHold) {
@@ -515,7 +545,7 @@ export function createParser(options: ParserOptions): Parser {
       }
       if (newline === -1 && !final) {
         // Keep a partial `</think>` at the end for the next chunk.
-        end = partialSuffixStart(buf, pos, THINK_CLOSE);
+        end = Math.min(end, partialSuffixStart(buf, pos, THINK_CLOSE));
       }
     }
     if (newline === -1 && !final && end > pos && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
@@ -652,6 +682,8 @@ export function createParser(options: ParserOptions): Parser {
    */
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine || state === Top.LineStart) {
+      // A special-token block can open anywhere: a chunk with a `<` takes the full path.
+      if (anywhere.length > 0 && !inFence && chunk.indexOf('<') !== -1) return false;
       const lineStart = proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (undecided) {

@@ -29,18 +29,20 @@ export interface Doubling {
 
 /**
  * How much longer input of size 2n takes than size n: about 2 when the work is linear, 4 when
- * it is quadratic. `n` is grown until one run takes long enough to time; of up to three
- * measurements the smallest ratio is kept, since a collection of garbage can only make a run
- * slower.
+ * it is quadratic. `n` is grown until one run takes long enough to time (50 ms); of up to
+ * five measurements the smallest ratio is kept, since a collection of garbage or a busy
+ * neighbour can only make a run slower.
  */
 export function doublingRatio(make: (n: number) => () => void, start: number): Doubling {
   let n = start;
-  while (bestOf(1, make(n)) < 30 && n < start * 64) n *= 2;
+  while (bestOf(1, make(n)) < 50 && n < start * 64) n *= 2;
   const small = make(n);
   const large = make(2 * n);
   small();
+  large();
   let best: Doubling = { n, smallMs: 0, largeMs: 0, ratio: Number.POSITIVE_INFINITY };
-  for (let attempt = 0; attempt < 3 && best.ratio > 3; attempt++) {
+  // Other tests run beside this one: a few tries, so one disturbed measurement does not count.
+  for (let attempt = 0; attempt < 5 && best.ratio > 3; attempt++) {
     const smallMs = bestOf(5, small);
     const largeMs = bestOf(5, large);
     if (largeMs / smallMs < best.ratio) best = { n, smallMs, largeMs, ratio: largeMs / smallMs };

@@ -31,5 +31,6 @@ const FORM: InvocationForm = {
 export const anthropicXml: BlockReader = {
   open: FORM.open,
   close: FORM.close,
+  anywhere: true,
   read: (block) => readInvocations(block, FORM),
 };

@@ -23,8 +23,9 @@ export type BlockResult =
   | { ok: false; code: ParseErrorCode; message: string; position: number };
 
 /**
- * A dialect's block: it opens with `open` at a line start and ends at the first `close`;
- * `read` turns the whole block (both tags included) into calls, or says why it cannot.
+ * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token)
+ * and ends at the first `close`; `read` turns the whole block (both tags included) into calls,
+ * or says why it cannot.
  */
 /** What bounds a reader: the parser's own limits. */
 export interface BlockLimits {
@@ -35,6 +36,12 @@ export interface BlockLimits {
 export interface BlockReader {
   open: string;
   close: string;
+  /**
+   * The opening is a special token of its model family (`<tool_call>`, `<function_calls>`):
+   * prose does not write it by accident, so it opens a block anywhere in a line (outside
+   * fences), not only at a line start.
+   */
+  anywhere?: boolean;
   read(block: string, limits: BlockLimits): BlockResult;
 }
 

@@ -10,6 +10,7 @@ import { type BlockCall, type BlockReader, failure } from './block.js';
 export const hermes: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
+  anywhere: true,
   read(block, limits) {
     const start = '<tool_call>'.length;
     const json = block.slice(start, block.length - '</tool_call>'.length);

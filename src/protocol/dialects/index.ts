@@ -20,6 +20,7 @@ export const DIALECTS: readonly Dialect[] = [
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
+  anywhere: true,
   read(block, limits) {
     const body = block.slice('<tool_call>'.length).trimStart();
     return body.startsWith('<function')

@@ -31,6 +31,7 @@ const FORM: InvocationForm = {
 export const qwen3Coder: BlockReader = {
   open: FORM.open,
   close: FORM.close,
+  anywhere: true,
   read: (block) => readInvocations(block, FORM),
 };
 
