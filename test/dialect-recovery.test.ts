@@ -24,6 +24,27 @@ describe('a closing tag is decided by what follows it', () => {
     expect(calls[0].arguments).toEqual({ path: 'parse.ts', content: code });
   });
 
+  it('Hermes: a closing tag inside a JSON string is not a closing tag (hermes, auto)', () => {
+    const text =
+      '<tool_call>\n{"name": "write", "arguments": {"content": "a </tool_call> b \\"</tool_call>\\" c"}}\n</tool_call>\nDone.\n';
+    for (const dialect of ['hermes', 'auto'] as const) {
+      const { calls, errors, text: prose } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(calls).toMatchObject([
+        { toolName: 'write', arguments: { content: 'a </tool_call> b "</tool_call>" c' } },
+      ]);
+      expect(prose).toBe('\nDone.\n');
+    }
+  });
+
+  it('Cline: a file whose content holds </content> is kept whole', () => {
+    const body = 'const x = "</content>";\n// </content> in a comment\n';
+    const text = `<write_to_file>\n<path>a.ts</path>\n<content>\n${body}</content>\n</write_to_file>\n`;
+    const { calls, errors } = read(text, { dialect: 'cline', toolNames: ['write_to_file'] });
+    expect(errors).toEqual([]);
+    expect(calls[0].arguments).toEqual({ path: 'a.ts', content: body.slice(0, -1) });
+  });
+
   it('Anthropic XML: a value may hold </parameter> and </invoke>', () => {
     const value = 'echo "</parameter></invoke>" && a < b';
     const text = `<function_calls>\n<invoke name="bash">\n<parameter name="command">${value}</parameter>\n</invoke>\n</function_calls>\n`;

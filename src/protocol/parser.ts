@@ -130,6 +130,12 @@ export function createParser(options: ParserOptions): Parser {
 
   let block: BlockReader | null = null;
   let blockStart = 0;
+  /**
+   * A JSON body's scan, kept across feeds so each character is looked at once: where it got
+   * to (absolute), whether it is inside a string there, and whether the body is JSON at all
+   * (null until its first character that is not blank has come).
+   */
+  let jsonScan = { at: 0, inString: false, escaped: false, json: null as boolean | null };
 
   // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
   // the start can still turn into one thinking block.
@@ -247,6 +253,12 @@ export function createParser(options: ParserOptions): Parser {
     decideNotPrefilled();
     block = reader;
     blockStart = offset + at;
+    jsonScan = {
+      at: blockStart + reader.open.length,
+      inString: false,
+      escaped: false,
+      json: reader.jsonBody === undefined ? false : null,
+    };
     // The block's text gathers in rawPieces, as a call's does (only one is open at a time).
     rawPieces = createPieces();
     pos = at;
@@ -266,7 +278,7 @@ export function createParser(options: ParserOptions): Parser {
     const close = reader.close;
     // The block may be at most maxCallBytes long, measured from its start: chunk-independent.
     const capEnd = blockStart + maxCallBytes - offset;
-    const found = buf.indexOf(close, pos);
+    const found = jsonScan.json === false ? buf.indexOf(close, pos) : findJsonClose(reader);
     if (found !== -1 && found + close.length <= capEnd) {
       pushPiece(rawPieces, buf.slice(pos, found + close.length));
       pos = found + close.length;
@@ -293,11 +305,43 @@ export function createParser(options: ParserOptions): Parser {
       );
       return true;
     }
-    // Keep a partial closing tag at the end for the next chunk.
-    const keep = partialSuffixStart(buf, pos, close);
+    // Keep a partial closing tag at the end for the next chunk (and scan it again then).
+    const keep = jsonScan.inString ? buf.length : partialSuffixStart(buf, pos, close);
+    if (jsonScan.json !== false) jsonScan.at = Math.min(jsonScan.at, offset + keep);
     if (keep > pos) pushPiece(rawPieces, buf.slice(pos, keep));
     pos = keep;
     return false;
+  }
+
+  /**
+   * The block's closing tag outside JSON strings, scanning on from where the last feed left
+   * off; -1 when it has not come yet. Until the body's first character that is not blank has
+   * come, whether it is JSON is open, and nothing is found.
+   */
+  function findJsonClose(reader: BlockReader): number {
+    const close = reader.close;
+    for (let i = Math.max(pos, jsonScan.at - offset); i < buf.length; i++) {
+      const c = buf.charCodeAt(i);
+      if (jsonScan.json === null) {
+        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+        jsonScan.json = (reader.jsonBody as (first: string) => boolean)(buf[i]);
+        if (!jsonScan.json) {
+          jsonScan.at = offset + i;
+          return buf.indexOf(close, pos);
+        }
+      }
+      if (jsonScan.inString) {
+        if (jsonScan.escaped) jsonScan.escaped = false;
+        else if (c === 0x5c) jsonScan.escaped = true;
+        else if (c === 0x22) jsonScan.inString = false;
+      } else if (c === 0x22) jsonScan.inString = true;
+      else if (c === 0x3c && buf.startsWith(close, i)) {
+        jsonScan.at = offset + i;
+        return i;
+      }
+    }
+    jsonScan.at = offset + buf.length;
+    return -1;
   }
 
   function readBlock(reader: BlockReader): void {

@@ -42,6 +42,11 @@ export interface BlockReader {
    * fences), not only at a line start.
    */
   anywhere?: boolean;
+  /**
+   * Whether the body is JSON, told from its first character that is not blank: then a
+   * closing tag inside a JSON string does not close the block.
+   */
+  jsonBody?: (first: string) => boolean;
   read(block: string, limits: BlockLimits): BlockResult;
 }
 

@@ -6,10 +6,35 @@ import { type BlockReader, failure, stripOuterNewlines } from './block.js';
 const VERBATIM = new Set(['content', 'diff']);
 
 /**
+ * Where a parameter's value ends: at its closing tag followed (blanks allowed) by the next
+ * parameter's opening tag or by the tool's own close. A `</content>` inside a file's content
+ * followed by anything else is part of it (Cline's and Roo Code's parsers take the last
+ * `</content>` of a write_to_file). -1 when there is none before `bodyEnd`.
+ */
+function confirmedEnd(block: string, close: string, from: number, bodyEnd: number): number {
+  const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+  for (
+    let at = block.indexOf(close, from);
+    at !== -1 && at < bodyEnd;
+    at = block.indexOf(close, at + 1)
+  ) {
+    let next = at + close.length;
+    while (next < bodyEnd && /\s/.test(block[next])) next++;
+    if (next >= bodyEnd) return at;
+    if (block.charCodeAt(next) === 0x3c) {
+      readTag(block, next, true, tag);
+      if (tag.kind === TagKind.Open) return at;
+    }
+  }
+  return -1;
+}
+
+/**
  * Cline's (and Roo Code's) form: the tool's own name as the tag, each parameter a child,
  * `<write_to_file><path>a.txt</path><content>…</content></write_to_file>`. Values are taken as
- * written up to the parameter's first closing tag; they are trimmed, except `content` and
- * `diff`, which lose only one newline at each end.
+ * written up to the parameter's closing tag that the next parameter or the tool's close
+ * follows; they are trimmed, except `content` and `diff`, which lose only one newline at each
+ * end.
  */
 export function clineReader(toolName: string): BlockReader {
   const open = `<${toolName}>`;
@@ -31,8 +56,8 @@ export function clineReader(toolName: string): BlockReader {
           continue;
         }
         const valueStart = lt + tag.length;
-        const end = block.indexOf(`</${tag.name}>`, valueStart);
-        if (end === -1 || end > bodyEnd)
+        const end = confirmedEnd(block, `</${tag.name}>`, valueStart, bodyEnd);
+        if (end === -1)
           return failure(
             'incomplete-tool-call',
             `<${tag.name}> was not closed with </${tag.name}>`,

@@ -11,6 +11,7 @@ export const hermes: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
   anywhere: true,
+  jsonBody: () => true,
   read(block, limits) {
     const start = '<tool_call>'.length;
     const json = block.slice(start, block.length - '</tool_call>'.length);

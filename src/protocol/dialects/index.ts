@@ -21,6 +21,7 @@ const toolCallAuto: BlockReader = {
   open: '<tool_call>',
   close: '</tool_call>',
   anywhere: true,
+  jsonBody: (first) => first === '{' || first === '[',
   read(block, limits) {
     const body = block.slice('<tool_call>'.length).trimStart();
     return body.startsWith('<function')
