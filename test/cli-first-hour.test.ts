@@ -54,6 +54,7 @@ describe('finding one’s way', () => {
       ['demo', 'extra'],
       ['grammar', '--nope'],
       ['serve', '--upstream'],
+      ['serve', '--upstream', 'http://127.0.0.1:9/v1', '--dialect', 'klingon'],
       ['stats', '--jobs', 'many', '-'],
     ]) {
       const { code, stderr } = tagcall(args);

@@ -116,6 +116,18 @@ describe('model mistakes are recovered, each with a warning', () => {
     expect(read('Call <function=x></function> like this.\n', qwen).calls).toEqual([]);
   });
 
+  it('a self-closing tag of a known Cline tool is a call without arguments', () => {
+    const { calls, text } = read('Listing.\n<list_files/>\n', {
+      dialect: 'cline',
+      toolNames: ['list_files'],
+    });
+    expect(calls).toMatchObject([{ toolName: 'list_files', arguments: {}, format: 'cline' }]);
+    expect(text).toBe('Listing.\n\n');
+    expect(read('<other_tool/>\n', { dialect: 'cline', toolNames: ['list_files'] }).calls).toEqual(
+      [],
+    );
+  });
+
   it('a parameter given twice makes a list, with duplicate-field', () => {
     const text =
       '<tool_call>\n<function=read_files>\n<parameter=path>\na.ts\n</parameter>\n<parameter=path>\nb.ts\n</parameter>\n</function>\n</tool_call>\n';

@@ -156,6 +156,25 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     expect(whole.choices[0].message.content).toBeNull();
   });
 
+  it("with a dialect, reads replies in other models' call formats (Hermes here)", async () => {
+    model = await startReplayModel({
+      replies: [
+        '<tool_call>{"name": "weather", "arguments": {"city": "Lyon", "days": "2"}}</tool_call>',
+      ],
+    });
+    proxy = await startProxy({ upstream: model.url, parser: { dialect: 'auto' } });
+    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    const answer = await client.chat.completions.create({
+      model: 'replay',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [weather],
+    });
+    expect(answer.choices[0].finish_reason).toBe('tool_calls');
+    expect(answer.choices[0].message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'weather', arguments: '{"city":"Lyon","days":2}' },
+    });
+  });
+
   it('passes an upstream error through with its status', async () => {
     const client = await setUp(['never'], { failFirst: 1 });
     const error = await client.chat.completions

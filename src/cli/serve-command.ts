@@ -1,3 +1,4 @@
+import { DIALECTS } from '../protocol/index.js';
 import { PROXY_DEFAULTS, type ProxyOptions, startProxy } from '../server/index.js';
 import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
 
@@ -30,6 +31,8 @@ Options:
   --host ADDR           default ${PROXY_DEFAULTS.host}
   --model-map A=B       serve model A as upstream model B (repeatable)
   --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
+  --dialect D           which call format replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
+                        or auto (all of them; the prompt still teaches <tool>)
   --api-key KEY         sent upstream (default: the client's Authorization header)
   --require-key KEY     clients must send "Authorization: Bearer KEY" (default: $TAGCALL_SERVE_KEY;
                         none); it is never passed upstream
@@ -51,6 +54,7 @@ export const serveCommand = defineCommand({
     host: { type: 'string' },
     'model-map': { type: 'string', multiple: true },
     grammar: { type: 'string' },
+    dialect: { type: 'string' },
     'api-key': { type: 'string' },
     'require-key': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
@@ -73,6 +77,9 @@ export const serveCommand = defineCommand({
       host: values.host,
       modelMap,
       grammar: oneOf(values.grammar, ['llama.cpp'] as const, '--grammar', usage),
+      parser: {
+        dialect: oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage),
+      },
       apiKey: values['api-key'],
       requireKey: values['require-key'] ?? process.env.TAGCALL_SERVE_KEY,
       allowedHosts: values['allowed-host'],

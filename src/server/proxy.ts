@@ -277,7 +277,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         )
       : new ChatAnswer();
     const native = createNativeCalls(
-      { tools: plan.tools, parser: { prefilledThinking: 'never', ...options.parser } },
+      {
+        tools: plan.tools,
+        // The request's tools are the names Cline's form is read by (dialect cline or auto).
+        parser: {
+          prefilledThinking: 'never',
+          toolNames: plan.tools.map((t) => t.name),
+          ...options.parser,
+        },
+      },
       (event) => answer.native(event),
     );
     let finish: string | null = null;

@@ -75,3 +75,21 @@ export function clineReader(toolName: string): BlockReader {
     },
   };
 }
+
+/**
+ * `<list_files/>` at a line start: a call of a known tool without arguments (models write the
+ * self-closing form for tools that take none).
+ */
+export function clineSelfClosingReader(toolName: string): BlockReader {
+  const tag = `<${toolName}/>`;
+  return {
+    // The tag is the whole block: it opens and closes it.
+    open: tag,
+    close: tag,
+    read: () => ({
+      ok: true,
+      format: 'cline',
+      calls: [{ serverName: 'local', toolName, arguments: createObject(), end: tag.length }],
+    }),
+  };
+}

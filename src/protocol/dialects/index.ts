@@ -1,6 +1,6 @@
 import { anthropicXml } from './anthropic-xml.js';
 import type { BlockReader } from './block.js';
-import { clineReader } from './cline.js';
+import { clineReader, clineSelfClosingReader } from './cline.js';
 import { hermes } from './hermes.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 
@@ -53,7 +53,7 @@ export function blockReaders(
 ): BlockReader[] {
   const cline = toolNames
     .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !RESERVED_TAGS.has(name))
-    .map(clineReader);
+    .flatMap((name) => [clineReader(name), clineSelfClosingReader(name)]);
   switch (dialect) {
     case 'tagcall':
       return [];
