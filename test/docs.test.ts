@@ -1,5 +1,7 @@
 // Every `sh` and `ts` block of README.md and docs/ runs as written, with `tagcall` on the PATH
-// (the built CLI) and the package importable by its name. Blocks fenced as `console` are not
+// (the built CLI) and the package importable by its name; only the recipes' ports (8080 for a
+// model server, 4000 for tagcall serve) become free ones, so a llama-server of the person
+// running the tests is neither disturbed nor in the way. Blocks fenced as `console` are not
 // run: other programs' commands (llama-server, vLLM, Hadoop), installing, and the two commands
 // CI itself runs (.ci/run); nor are `json` and plain blocks, which show data.
 import { spawnSync } from 'node:child_process';
@@ -43,11 +45,31 @@ function blocksOf(file: string): Block[] {
     if (open === null) continue;
     const end = lines.indexOf('```', i + 1);
     if (open[1] === 'sh' || open[1] === 'ts')
-      blocks.push({ file, line: i + 1, lang: open[1], code: lines.slice(i + 1, end).join('\n') });
+      blocks.push({
+        file,
+        line: i + 1,
+        lang: open[1],
+        code: withFreePorts(lines.slice(i + 1, end).join('\n')),
+      });
     i = end;
   }
   return blocks;
 }
+
+/** A port nothing listens on now. */
+function freePort(): number {
+  const out = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
+    ],
+    { encoding: 'utf8' },
+  );
+  return Number(out.stdout.trim());
+}
+const PORTS: Record<string, string> = { '8080': String(freePort()), '4000': String(freePort()) };
+const withFreePorts = (code: string) => code.replace(/\b(8080|4000)\b/g, (port) => PORTS[port]);
 
 const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
 const blocks = files.flatMap(blocksOf);
