@@ -125,6 +125,26 @@ describe('backpressure: a client that does not read holds the upstream back', ()
   }
 });
 
+describe('a client that reads slowly', () => {
+  it('gets the whole answer through many waits for room, and no listener piles up', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    cleanups.push(() => process.off('warning', onWarning));
+    const upstream = await upstreamServer(endless(800));
+    const proxy = await proxyTo(upstream.url);
+    const response = await post(proxy.url, toolRequest(true));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let bytes = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      bytes += r.value.length;
+      await sleep(1);
+    }
+    expect(bytes).toBeGreaterThan(upstream.sent.bytes);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});
+
 describe('caps on what the upstream sends', () => {
   it('an endless answer to a non-streaming client: 502 at maxAnswerBytes, the upstream aborted', async () => {
     const upstream = await upstreamServer(endless(20_000));

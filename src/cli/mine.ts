@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
@@ -91,6 +90,22 @@ export function findingRecord(f: Finding): Record<string, unknown> {
     default:
       return { type: f.type, ...source, code: f.code, message: f.message };
   }
+}
+
+/**
+ * Resolves when `out` drains or fails, removing both listeners as soon as one fires (racing
+ * two `events.once` leaves the loser's listener behind: one per wait, thousands in a big scan).
+ */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('error', done);
+  });
 }
 
 export interface Progress {
@@ -205,7 +220,7 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
       });
       const write = async (text: string) => {
         if (outputClosed) throw Object.assign(new Error('output closed'), { code: 'EPIPE' });
-        if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+        if (!out.write(text)) await drained(out);
       };
       for (const file of files) {
         if (outputClosed) break;

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { createParser as createSseParser } from 'eventsource-parser';
 
@@ -88,7 +87,17 @@ export async function callUpstream(
  */
 export function roomFor(client: ServerResponse): Promise<void> | undefined {
   if (!client.writableNeedDrain || client.destroyed) return undefined;
-  return Promise.race([once(client, 'drain'), once(client, 'close')]).then(() => undefined);
+  // Both listeners go as soon as one fires (racing two `events.once` leaves the loser's
+  // listeners behind: one per wait, thousands in a long answer).
+  return new Promise((resolve) => {
+    const done = () => {
+      client.off('drain', done);
+      client.off('close', done);
+      resolve();
+    };
+    client.on('drain', done);
+    client.on('close', done);
+  });
 }
 
 /** Copies the body to the client as it comes, waiting whenever the client is behind. */
