@@ -148,6 +148,8 @@ export function createParser(options: ParserOptions): Parser {
   let bufVersion = 0;
   let closeSearchVersion = -1;
   let closeSearchAt = -1;
+  /** Where each special-token opening next stands in `buf`, and for which buffer. */
+  const anywhereAt = anywhere.map(() => ({ version: -1, at: -1 }));
   function findThinkClose(): number {
     if (closeSearchVersion !== bufVersion || (closeSearchAt !== -1 && closeSearchAt < pos)) {
       closeSearchVersion = bufVersion;
@@ -552,9 +554,16 @@ export function createParser(options: ParserOptions): Parser {
   function findAnywhere(end: number): { at: number; reader: BlockReader } | null {
     if (anywhere.length === 0 || inFence) return null;
     let found: { at: number; reader: BlockReader } | null = null;
-    for (const reader of anywhere) {
-      const at = buf.indexOf(reader.open, pos);
-      if (at !== -1 && at < end && (found === null || at < found.at)) found = { at, reader };
+    for (const [k, reader] of anywhere.entries()) {
+      // Searched once per buffer, as `</think>` is: every line asks, and a search to the end
+      // of the buffer per line is quadratic on a long reply.
+      const memo = anywhereAt[k];
+      if (memo.version !== bufVersion || (memo.at !== -1 && memo.at < pos)) {
+        memo.version = bufVersion;
+        memo.at = buf.indexOf(reader.open, pos);
+      }
+      if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
+        found = { at: memo.at, reader };
     }
     return found;
   }

@@ -92,6 +92,13 @@ export const HOSTILE_SHAPES: HostileShape[] = [
     2_000,
   ],
   [
+    'a long reply of prose in a dialect whose openings count anywhere in a line',
+    parses((n) => 'Some prose on a line of its own, no calls here.\n'.repeat(n), {
+      dialect: 'auto',
+    }),
+    2_000,
+  ],
+  [
     'an Anthropic invoke full of unclosed <parameter name="',
     parses(
       (n) =>
