@@ -111,8 +111,8 @@ export async function connectMcp(
   try {
     listed = await Promise.race([
       (async () => {
-        await client.connect(transport, { timeout: timeoutMs });
-        return client.listTools(undefined, { timeout: timeoutMs });
+        await client.connect(transport);
+        return client.listTools();
       })(),
       timedOut,
     ]);
