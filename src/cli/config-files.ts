@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isJsonObject } from '../protocol/json-call.js';
 import {
   type ListedTool,
   type McpServerConfig,
@@ -8,9 +9,6 @@ import {
   type ToolDefinition,
 } from '../tools/index.js';
 import { CliError } from './command.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A JSON file's value, or a `CliError` that names the file and says what is wrong with it. */
 async function readJsonFile(file: string, what: string): Promise<unknown> {
@@ -37,14 +35,14 @@ async function readJsonFile(file: string, what: string): Promise<unknown> {
 /** `--mcp` file: `{"mcpServers": {...}}` (the common shape) or the map itself, each checked. */
 export async function readMcpConfig(file: string): Promise<Record<string, McpServerConfig>> {
   const value = await readJsonFile(file, '--mcp');
-  const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value;
-  if (!isObject(servers))
+  const servers = isJsonObject(value) && isJsonObject(value.mcpServers) ? value.mcpServers : value;
+  if (!isJsonObject(servers))
     throw new CliError(
       `--mcp ${file}: expected {"mcpServers": {"name": {"command", "args"} | {"url"}}}`,
     );
   for (const [name, server] of Object.entries(servers)) {
     const ok =
-      isObject(server) &&
+      isJsonObject(server) &&
       (typeof server.command === 'string' || typeof server.url === 'string') &&
       (server.args === undefined ||
         (Array.isArray(server.args) && server.args.every((a) => typeof a === 'string')));
@@ -78,7 +76,7 @@ export async function loadToolsModule(file: string): Promise<ToolDefinition[]> {
   const valid =
     Array.isArray(tools) &&
     tools.every(
-      (t) => isObject(t) && typeof t.name === 'string' && typeof t.handler === 'function',
+      (t) => isJsonObject(t) && typeof t.name === 'string' && typeof t.handler === 'function',
     );
   if (!valid)
     throw new CliError(

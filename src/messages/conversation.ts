@@ -58,7 +58,8 @@ export interface Conversation {
 /** A new conversation, empty or holding `initial`. */
 export function conversation(initial: readonly Message[] = []): Conversation {
   const list: readonly Message[] = Object.freeze([...initial]);
-  const withRole = (role: Role) => conversation(list.filter((m) => m.role === role));
+  const ofRole = (role: Role) => list.filter((m) => m.role === role);
+  const withRole = (role: Role) => conversation(ofRole(role));
   const append = (...messages: Message[]) => conversation([...list, ...messages]);
   return {
     length: list.length,
@@ -81,7 +82,7 @@ export function conversation(initial: readonly Message[] = []): Conversation {
     last: () => list[list.length - 1],
     lastContent: () => (list.length === 0 ? '' : textOf(list[list.length - 1])),
     at: (index) => list.at(index),
-    byRole: (role) => list.filter((m) => m.role === role),
+    byRole: ofRole,
     bySender: (sender) => list.filter((m) => m.sender === sender),
     userMessages: () => withRole('user'),
     assistantMessages: () => withRole('assistant'),
@@ -91,11 +92,7 @@ export function conversation(initial: readonly Message[] = []): Conversation {
       const first = list.find((m) => m.role === 'system');
       return first === undefined ? '' : textOf(first);
     },
-    allSystemText: () =>
-      list
-        .filter((m) => m.role === 'system')
-        .map(textOf)
-        .join('\n\n'),
+    allSystemText: () => ofRole('system').map(textOf).join('\n\n'),
     filter: (keep) => conversation(list.filter(keep)),
     each(visit) {
       for (let i = 0; i < list.length; i++) if (visit(list[i], i) === false) return;

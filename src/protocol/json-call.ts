@@ -1,6 +1,10 @@
 import { createObject } from './arguments-tree.js';
 import type { JsonValue, ToolArguments } from './events.js';
 
+/** A JSON object (not null, not a list): what a record, a message or a field must be. */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 export type JsonCallResult =
   | {
       ok: true;
@@ -109,7 +113,27 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
   const fields = parsed as Record<string, unknown>;
   // Models trained on other formats write `name` and `parameters`: the same fields.
   const toolName = fields.tool_name ?? fields.name;
-  let args = fields.arguments ?? fields.parameters;
+  const args = readJsonArguments(fields.arguments ?? fields.parameters, maxDepth);
+  if (!args.ok) return { ...args, position: 0 };
+  return {
+    ok: true,
+    serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
+    toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
+    arguments: args.arguments,
+  };
+}
+
+/**
+ * A call's arguments as JSON gave them: an object, a JSON string holding one (as some models
+ * write it), or nothing (`{}`); on null-prototype objects.
+ */
+export function readJsonArguments(
+  value: unknown,
+  maxDepth: number,
+):
+  | { ok: true; arguments: ToolArguments }
+  | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string } {
+  let args = value;
   if (typeof args === 'string') {
     const inner = parseModelJson(args, maxDepth);
     if (!inner.ok) {
@@ -117,23 +141,14 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
         ok: false,
         code: inner.code,
         message: `"arguments" is a string that does not hold a JSON object (${inner.message})`,
-        position: 0,
       };
     }
     args = inner.value;
   }
-  if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-    return {
-      ok: false,
-      code: 'invalid-json',
-      message: '"arguments" must be an object',
-      position: 0,
-    };
-  }
+  if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
+    return { ok: false, code: 'invalid-json', message: '"arguments" must be an object' };
   return {
     ok: true,
-    serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
-    toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
     arguments: args == null ? createObject() : (toNullPrototype(args) as ToolArguments),
   };
 }

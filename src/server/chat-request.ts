@@ -6,6 +6,7 @@ import {
   type OpenAIMessage,
   toTextProtocol,
 } from '../messages/index.js';
+import { isJsonObject } from '../protocol/json-call.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
 
 /** The parts of a Chat Completions request the proxy reads; the rest passes through. */
@@ -25,14 +26,12 @@ export interface ChatRequest {
 /** Why a request body cannot be served: answered with 400 and this message. */
 export class BadRequest extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 /** Why a message cannot be read, or null: every shape the proxy reads is checked here. */
 function messageProblem(m: unknown, at: string): string | null {
-  if (!isObject(m) || typeof m.role !== 'string') return `${at} must be an object with a "role"`;
+  if (!isJsonObject(m) || typeof m.role !== 'string')
+    return `${at} must be an object with a "role"`;
   if (!ROLES.has(m.role))
     return `${at}.role ${JSON.stringify(m.role)} is not one of ${[...ROLES].join(', ')}`;
   const content = m.content;
@@ -42,13 +41,13 @@ function messageProblem(m: unknown, at: string): string | null {
   } else if (Array.isArray(content)) {
     for (const [j, part] of content.entries()) {
       const where = `${at}.content[${j}]`;
-      if (!isObject(part) || typeof part.type !== 'string')
+      if (!isJsonObject(part) || typeof part.type !== 'string')
         return `${where} must be an object with a "type"`;
       if (part.type === 'text' && typeof part.text !== 'string')
         return `${where}.text must be a string`;
       if (
         part.type === 'image_url' &&
-        !(isObject(part.image_url) && typeof part.image_url.url === 'string')
+        !(isJsonObject(part.image_url) && typeof part.image_url.url === 'string')
       )
         return `${where}.image_url.url must be a string`;
     }
@@ -59,8 +58,8 @@ function messageProblem(m: unknown, at: string): string | null {
     if (!Array.isArray(m.tool_calls)) return `${at}.tool_calls must be an array`;
     for (const [j, call] of m.tool_calls.entries()) {
       const where = `${at}.tool_calls[${j}]`;
-      if (!isObject(call) || typeof call.id !== 'string') return `${where}.id must be a string`;
-      if (!isObject(call.function) || typeof call.function.name !== 'string')
+      if (!isJsonObject(call) || typeof call.id !== 'string') return `${where}.id must be a string`;
+      if (!isJsonObject(call.function) || typeof call.function.name !== 'string')
         return `${where}.function.name must be a string`;
       if (typeof call.function.arguments !== 'string')
         return `${where}.function.arguments must be a string (JSON)`;
@@ -82,7 +81,7 @@ export function readChatRequest(text: string): ChatRequest {
   } catch (error) {
     throw new BadRequest(`the request body is not JSON: ${(error as Error).message}`);
   }
-  if (!isObject(body)) throw new BadRequest('the request body must be a JSON object');
+  if (!isJsonObject(body)) throw new BadRequest('the request body must be a JSON object');
   if (body.model !== undefined && typeof body.model !== 'string')
     throw new BadRequest('"model" must be a string');
   if (body.stream !== undefined && typeof body.stream !== 'boolean')
@@ -97,30 +96,30 @@ export function readChatRequest(text: string): ChatRequest {
     if (!Array.isArray(body.tools)) throw new BadRequest('"tools" must be an array');
     for (const [i, t] of body.tools.entries()) {
       if (
-        !isObject(t) ||
+        !isJsonObject(t) ||
         t.type !== 'function' ||
-        !isObject(t.function) ||
+        !isJsonObject(t.function) ||
         typeof t.function.name !== 'string'
       )
         throw new BadRequest(`tools[${i}] must be {"type": "function", "function": {"name", ...}}`);
-      if (t.function.parameters !== undefined && !isObject(t.function.parameters))
+      if (t.function.parameters !== undefined && !isJsonObject(t.function.parameters))
         throw new BadRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
     }
   }
   const request = body as ChatRequest;
   const choice = request.tool_choice;
-  if (choice !== undefined && typeof choice !== 'string' && !isObject(choice))
+  if (choice !== undefined && typeof choice !== 'string' && !isJsonObject(choice))
     throw new BadRequest(
       '"tool_choice" must be "none", "auto", "required" or {"type": "function", ...}',
     );
   if (typeof choice === 'string' && !['none', 'auto', 'required'].includes(choice))
     throw new BadRequest(`"tool_choice" ${JSON.stringify(choice)} is not none, auto or required`);
-  if (isObject(choice)) {
-    const name = isObject(choice.function) ? choice.function.name : undefined;
+  if (isJsonObject(choice)) {
+    const name = isJsonObject(choice.function) ? choice.function.name : undefined;
     if (!request.tools?.some((t) => t.function.name === name))
       throw new BadRequest(`tool_choice names "${String(name)}", which is not in "tools"`);
   }
-  if (request.stream_options !== undefined && !isObject(request.stream_options))
+  if (request.stream_options !== undefined && !isJsonObject(request.stream_options))
     throw new BadRequest('"stream_options" must be an object');
   return request;
 }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createNativeCalls } from '../adapters/native-calls.js';
 import type { ParserOptions } from '../protocol/index.js';
+import { isJsonObject } from '../protocol/json-call.js';
 import { BadRequest, type ChatRequest, planUpstream, readChatRequest } from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';
 import { createGuard } from './guard.js';
@@ -117,14 +118,11 @@ interface UpstreamChunk {
   usage?: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** An upstream chunk, or null for data that is not one (`null`, a number, broken JSON). */
 function chunkOf(data: string): UpstreamChunk | null {
   try {
     const value: unknown = JSON.parse(data);
-    return isObject(value) ? (value as UpstreamChunk) : null;
+    return isJsonObject(value) ? (value as UpstreamChunk) : null;
   } catch {
     return null;
   }
@@ -293,7 +291,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const take = (data: UpstreamChunk) => {
       if (data.usage !== undefined && data.usage !== null) usage = data.usage;
       const choice = Array.isArray(data.choices) ? data.choices[0] : undefined;
-      const delta = isObject(choice?.delta) ? choice.delta : undefined;
+      const delta = isJsonObject(choice?.delta) ? choice.delta : undefined;
       const reasoning = delta?.reasoning_content ?? delta?.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') answer.reasoning(reasoning);
       if (typeof delta?.content === 'string' && delta.content !== '') native.feed(delta.content);

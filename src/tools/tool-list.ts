@@ -1,8 +1,6 @@
+import { isJsonObject } from '../protocol/json-call.js';
 import type { JsonSchema } from './define-tool.js';
 import type { ListedTool } from './toolbox.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const EXPECTED =
   'a tool list: an array of {"name", "inputSchema"} (tagcall, MCP), of {"type": "function", "function": {"name", "parameters"}} (OpenAI), of {"name", "input_schema"} (Anthropic), or {"tools": [...]} (an MCP tools/list result)';
@@ -14,17 +12,19 @@ const EXPECTED =
  * these under `{"tools": [...]}`. Throws an `Error` saying what was expected and where.
  */
 export function readToolList(value: unknown): ListedTool[] {
-  const list = isObject(value) && Array.isArray(value.tools) ? value.tools : value;
+  const list = isJsonObject(value) && Array.isArray(value.tools) ? value.tools : value;
   if (!Array.isArray(list)) throw new Error(`expected ${EXPECTED}`);
   return list.map((item, i): ListedTool => {
     const tool =
-      isObject(item) && item.type === 'function' && isObject(item.function) ? item.function : item;
-    if (!isObject(tool) || typeof tool.name !== 'string' || tool.name === '')
+      isJsonObject(item) && item.type === 'function' && isJsonObject(item.function)
+        ? item.function
+        : item;
+    if (!isJsonObject(tool) || typeof tool.name !== 'string' || tool.name === '')
       throw new Error(`item ${i} has no "name"; expected ${EXPECTED}`);
     const schema = tool.inputSchema ??
       tool.input_schema ??
       tool.parameters ?? { type: 'object', properties: {} };
-    if (!isObject(schema))
+    if (!isJsonObject(schema))
       throw new Error(
         `the input schema of ${JSON.stringify(tool.name)} (item ${i}) must be a JSON Schema object`,
       );

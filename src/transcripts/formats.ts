@@ -10,6 +10,7 @@ import {
   type OpenAIMessage,
   type OpenAIResponse,
 } from '../messages/index.js';
+import { isJsonObject } from '../protocol/json-call.js';
 
 /** How a transcript's records are written. `text`: the whole input is one model reply (or a log of them). */
 export type TranscriptFormat = 'text' | 'openai' | 'anthropic' | 'audit-log';
@@ -19,10 +20,6 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'anthropic',
   'audit-log',
 ];
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const ANTHROPIC_BLOCKS = new Set([
   'tool_use',
@@ -35,12 +32,12 @@ const ANTHROPIC_BLOCKS = new Set([
 /** Anthropic's messages carry typed content blocks OpenAI's do not, and no system or tool role. */
 function looksAnthropic(messages: readonly unknown[]): boolean {
   for (const m of messages) {
-    if (!isObject(m)) continue;
+    if (!isJsonObject(m)) continue;
     if (m.role === 'system' || m.role === 'tool' || m.role === 'developer' || 'tool_calls' in m)
       return false;
     if (
       Array.isArray(m.content) &&
-      m.content.some((b) => isObject(b) && ANTHROPIC_BLOCKS.has(String(b.type)))
+      m.content.some((b) => isJsonObject(b) && ANTHROPIC_BLOCKS.has(String(b.type)))
     )
       return true;
   }
@@ -49,18 +46,18 @@ function looksAnthropic(messages: readonly unknown[]): boolean {
 
 /** An entry of tagcall's audit log: about a message, or (without one) about the run itself. */
 const isAuditEntry = (v: unknown): v is { message?: Message } =>
-  isObject(v) &&
+  isJsonObject(v) &&
   typeof v.timestamp === 'string' &&
-  (isObject(v.message)
+  (isJsonObject(v.message)
     ? Array.isArray(v.message.parts)
-    : v.message === undefined && isObject(v.decision));
+    : v.message === undefined && isJsonObject(v.decision));
 
 const auditMessages = (entries: readonly unknown[]): Message[] =>
   entries.flatMap((e) => (isAuditEntry(e) && e.message !== undefined ? [e.message] : []));
 
 /** Every item a message: an object with a string `role` (a list of strings is not a transcript). */
 const isMessageList = (list: readonly unknown[]) =>
-  list.every((m) => isObject(m) && typeof m.role === 'string');
+  list.every((m) => isJsonObject(m) && typeof m.role === 'string');
 
 function fromMessages(messages: unknown[], format: TranscriptFormat, system?: unknown): Message[] {
   if (format === 'anthropic')
@@ -89,7 +86,7 @@ export function recordMessages(
     const f = format ?? (looksAnthropic(value) ? 'anthropic' : 'openai');
     return { format: f, messages: fromMessages(value, f) };
   }
-  if (!isObject(value)) return null;
+  if (!isJsonObject(value)) return null;
   // The export shape `{"entries": […]}`.
   if (
     Array.isArray(value.entries) &&
@@ -102,7 +99,7 @@ export function recordMessages(
     const f =
       format ??
       ((typeof value.system === 'string' || Array.isArray(value.system)) &&
-      !value.messages.some((m) => isObject(m) && m.role === 'system')
+      !value.messages.some((m) => isJsonObject(m) && m.role === 'system')
         ? 'anthropic'
         : looksAnthropic(value.messages)
           ? 'anthropic'
@@ -113,7 +110,7 @@ export function recordMessages(
     };
   }
   if (Array.isArray(value.choices)) {
-    const choices = value.choices.filter((c) => isObject(c) && isObject(c.message));
+    const choices = value.choices.filter((c) => isJsonObject(c) && isJsonObject(c.message));
     return {
       format: 'openai',
       messages: fromOpenAIResponse({ choices } as OpenAIResponse),

@@ -22,16 +22,17 @@ export type BlockResult =
   | { ok: true; format: CallFormat; calls: BlockCall[]; warnings?: BlockWarning[] }
   | { ok: false; code: ParseErrorCode; message: string; position: number };
 
-/**
- * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token)
- * and ends at the first `close`; `read` turns the whole block (both tags included) into calls,
- * or says why it cannot.
- */
 /** What bounds a reader: the parser's own limits. */
 export interface BlockLimits {
   /** How deep arguments may nest (a JSON body's arrays and objects too). */
   maxDepth: number;
 }
+
+/**
+ * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token)
+ * and ends at the first `close`; `read` turns the whole block (both tags included) into calls,
+ * or says why it cannot.
+ */
 
 export interface BlockReader {
   open: string;

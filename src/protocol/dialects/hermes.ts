@@ -1,6 +1,4 @@
-import { createObject } from '../arguments-tree.js';
-import type { ToolArguments } from '../events.js';
-import { parseModelJson, toNullPrototype } from '../json-call.js';
+import { parseModelJson, readJsonArguments } from '../json-call.js';
 import { type BlockCall, type BlockReader, failure } from './block.js';
 
 /**
@@ -33,23 +31,12 @@ export const hermes: BlockReader = {
           'each call needs "name": {"name": "tool", "arguments": {…}}',
           start,
         );
-      let args = fields.arguments ?? fields.parameters;
-      if (typeof args === 'string') {
-        const inner = parseModelJson(args, limits.maxDepth);
-        if (!inner.ok)
-          return failure(
-            inner.code,
-            `"arguments" is a string that does not hold a JSON object (${inner.message})`,
-            start,
-          );
-        args = inner.value;
-      }
-      if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args)))
-        return failure('invalid-json', '"arguments" must be an object', start);
+      const args = readJsonArguments(fields.arguments ?? fields.parameters, limits.maxDepth);
+      if (!args.ok) return failure(args.code, args.message, start);
       calls.push({
         serverName: 'local',
         toolName: fields.name.trim(),
-        arguments: args == null ? createObject() : (toNullPrototype(args) as ToolArguments),
+        arguments: args.arguments,
         end: block.length,
       });
     }
