@@ -227,9 +227,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       for (const s of settled) audit?.record(toolMessage([s.result]), s.decision, s.call.endedAt);
     }
     if (errors.length > 0) {
-      // The model reads the parser's words and writes the call again.
-      // A tool message (not a user one: user text that reads as a result is escaped), with
-      // the results of the reply's calls, so it stays in the reply's unit in the window.
+      // The model reads the parser's words and writes the call again. A tool message, not a
+      // user one (user text that reads as a result is escaped), after the reply's results, so
+      // it stays in the reply's unit in the window.
       const feedback = toolMessage(
         errors.map((e) => ({
           kind: 'tool-result' as const,
