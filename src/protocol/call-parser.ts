@@ -601,6 +601,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       'the JSON form of <tool> is deprecated; write XML elements',
       jsonStart,
     );
+    if (result.repaired !== undefined) warn('repaired-json', result.repaired, jsonStart);
     status = CallStatus.Done;
     jsonEndOffset = closeOffset;
   }

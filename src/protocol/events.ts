@@ -46,7 +46,8 @@ export type ParseWarningCode =
   | 'stray-text'
   | 'duplicate-field'
   | 'unclosed-thinking'
-  | 'missing-wrapper';
+  | 'missing-wrapper'
+  | 'repaired-json';
 
 export type ThinkingFormat = 'bracket' | 'tag' | 'prefilled';
 

@@ -1,3 +1,4 @@
+import { jsonrepair } from 'jsonrepair';
 import { createObject } from './arguments-tree.js';
 import type { JsonValue, ToolArguments } from './events.js';
 
@@ -11,6 +12,8 @@ export type JsonCallResult =
       serverName: string | undefined;
       toolName: string | undefined;
       arguments: ToolArguments;
+      /** Why the JSON needed repair, when it did. */
+      repaired?: string;
     }
   | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
 
@@ -70,7 +73,11 @@ export function jsonDepthExceeds(json: string, max: number): number {
 }
 
 export type ModelJson =
-  | { ok: true; value: unknown }
+  /**
+   * `repaired` says why strict JSON rejected the text, when it was read through a repair, and
+   * `position` where.
+   */
+  | { ok: true; value: unknown; repaired?: string; position?: number }
   | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
 
 /** `JSON.parse` for JSON a model wrote: nesting bounded, the failure's position kept. */
@@ -89,7 +96,30 @@ export function parseModelJson(json: string, maxDepth: number): ModelJson {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const at = /position (\d+)/.exec(message);
-    return { ok: false, code: 'invalid-json', message, position: at ? Number(at[1]) : json.length };
+    const position = at ? Number(at[1]) : json.length;
+    const value = repairJson(json);
+    if (value === undefined) return { ok: false, code: 'invalid-json', message, position };
+    return {
+      ok: true,
+      value,
+      position,
+      repaired: `the JSON is not strict (${message}); it was read as repaired, write strict JSON`,
+    };
+  }
+}
+
+/**
+ * What a model clearly meant by JSON that strict JSON rejects (raw newlines or tabs in
+ * strings, trailing commas, single quotes, unquoted keys, comments, a missing final brace),
+ * read through jsonrepair; undefined when it cannot be repaired into an object or a list (a
+ * bare word is not repaired into a string). The depth was bounded before: jsonrepair recurses.
+ */
+function repairJson(json: string): unknown {
+  try {
+    const value: unknown = JSON.parse(jsonrepair(json));
+    return value !== null && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -120,6 +150,7 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
     serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
     toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
     arguments: args.arguments,
+    ...(read.repaired !== undefined && { repaired: read.repaired }),
   };
 }
 

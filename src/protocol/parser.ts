@@ -2,10 +2,18 @@ import type { ArgumentSchema } from './arguments-tree.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
 import { CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
-import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
+import type { BlockFailure } from './dialects/block.js';
+import {
+  type BlockReader,
+  type BlockSink,
+  BlockStatus,
+  type BlockStream,
+  blockReaders,
+  type Dialect,
+} from './dialects/index.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
-import { startsWithAt } from './tag.js';
+import { partialSuffixStart, startsWithAt } from './tag.js';
 
 /**
  * Whether the output begins inside thinking because the chat template already wrote `<think>`:
@@ -34,8 +42,9 @@ export interface ParserOptions {
   generateId?: (index: number) => string;
   /**
    * Which written form of calls to read. Default `tagcall` (the `<tool>` protocol); `auto`
-   * reads every dialect, each block by its opening tag. Dialects other than `tagcall` are
-   * read a whole block at a time: their calls are told at the block's end, without deltas.
+   * reads every dialect, each block by its opening tag. Every dialect streams: `tool-name`
+   * when its name is read, `argument-delta` while a string value is written (for JSON bodies,
+   * a preview of their string arguments: the parse at the block's end decides).
    */
   dialect?: Dialect | 'auto';
   /** Tool names, for the `cline` dialect (and `auto`): `<name>` at a line start opens a call. */
@@ -65,7 +74,7 @@ enum Top {
   Bracket = 2,
   ThinkTag = 3,
   Call = 4,
-  /** Inside another dialect's block, gathered whole until its closing tag. */
+  /** Inside another dialect's block, read by that dialect's stream. */
   Block = 5,
 }
 
@@ -97,8 +106,11 @@ export function createParser(options: ParserOptions): Parser {
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
   const anywhere = readers.filter((r) => r.anywhere === true);
-  const limits = { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth };
-  const callParser = createCallParser({ ...limits, schemas: options.schemas }, emit);
+  const limits = {
+    maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
+    schemas: options.schemas,
+  };
+  const callParser = createCallParser(limits, emit);
 
   let buf = '';
   let pos = 0;
@@ -128,14 +140,12 @@ export function createParser(options: ParserOptions): Parser {
   let rawUnpushedFrom = -1;
   let callCount = 0;
 
-  let block: BlockReader | null = null;
+  let blockStream: BlockStream | null = null;
   let blockStart = 0;
-  /**
-   * A JSON body's scan, kept across feeds so each character is looked at once: where it got
-   * to (absolute), whether it is inside a string there, and whether the body is JSON at all
-   * (null until its first character that is not blank has come).
-   */
-  let jsonScan = { at: 0, inString: false, escaped: false, json: null as boolean | null };
+  /** Where in `buf` the block's raw text not yet in rawPieces starts, during a block's run. */
+  let blockRawFrom = 0;
+  /** Calls of the open block told to start and not yet ended. */
+  const blockCallIds = new Set<string>();
 
   // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
   // the start can still turn into one thinking block.
@@ -250,139 +260,129 @@ export function createParser(options: ParserOptions): Parser {
     state = Top.MidLine;
   }
 
-  function beginBlock(at: number, reader: BlockReader): void {
-    flushText(at);
-    decideNotPrefilled();
-    block = reader;
-    blockStart = offset + at;
-    jsonScan = {
-      at: blockStart + reader.open.length,
-      inString: false,
-      escaped: false,
-      json: reader.jsonBody === undefined ? false : null,
-    };
-    // The block's text gathers in rawPieces, as a call's does (only one is open at a time).
-    rawPieces = createPieces();
-    pos = at;
-    state = Top.Block;
-  }
-
-  /** A dialect block that is no call: the error, then its text back into the output. */
-  function failBlock(code: ParseErrorCode, message: string, at: number): void {
-    emit({ type: 'error', code, message, offset: at });
-    emit({ type: 'text', text: joinPieces(rawPieces) });
-    endCall();
-  }
-
-  /** Gathers a dialect block up to its closing tag, then reads its calls. */
-  function stepBlock(final: boolean): boolean {
-    const reader = block as BlockReader;
-    const close = reader.close;
-    // The block may be at most maxCallBytes long, measured from its start: chunk-independent.
-    const capEnd = blockStart + maxCallBytes - offset;
-    const found = jsonScan.json === false ? buf.indexOf(close, pos) : findJsonClose(reader);
-    if (found !== -1 && found + close.length <= capEnd) {
-      pushPiece(rawPieces, buf.slice(pos, found + close.length));
-      pos = found + close.length;
-      readBlock(reader);
-      return true;
-    }
-    if (found !== -1 || buf.length >= capEnd) {
-      pushPiece(rawPieces, buf.slice(pos, capEnd));
-      pos = capEnd;
-      failBlock(
-        'max-call-bytes-exceeded',
-        `the ${reader.open} block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
-        blockStart + maxCallBytes,
-      );
-      return true;
-    }
-    if (final) {
-      pushPiece(rawPieces, buf.slice(pos));
-      pos = buf.length;
-      failBlock(
-        'incomplete-tool-call',
-        `the ${reader.open} block was not closed with ${close} before the input ended`,
-        blockStart,
-      );
-      return true;
-    }
-    // Keep a partial closing tag at the end for the next chunk (and scan it again then).
-    const keep = jsonScan.inString ? buf.length : partialSuffixStart(buf, pos, close);
-    if (jsonScan.json !== false) jsonScan.at = Math.min(jsonScan.at, offset + keep);
-    if (keep > pos) pushPiece(rawPieces, buf.slice(pos, keep));
-    pos = keep;
-    return false;
-  }
-
-  /**
-   * The block's closing tag outside JSON strings, scanning on from where the last feed left
-   * off; -1 when it has not come yet. Until the body's first character that is not blank has
-   * come, whether it is JSON is open, and nothing is found.
-   */
-  function findJsonClose(reader: BlockReader): number {
-    const close = reader.close;
-    for (let i = Math.max(pos, jsonScan.at - offset); i < buf.length; i++) {
-      const c = buf.charCodeAt(i);
-      if (jsonScan.json === null) {
-        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-        jsonScan.json = (reader.jsonBody as (first: string) => boolean)(buf[i]);
-        if (!jsonScan.json) {
-          jsonScan.at = offset + i;
-          return buf.indexOf(close, pos);
-        }
-      }
-      if (jsonScan.inString) {
-        if (jsonScan.escaped) jsonScan.escaped = false;
-        else if (c === 0x5c) jsonScan.escaped = true;
-        else if (c === 0x22) jsonScan.inString = false;
-      } else if (c === 0x22) jsonScan.inString = true;
-      else if (c === 0x3c && buf.startsWith(close, i)) {
-        jsonScan.at = offset + i;
-        return i;
-      }
-    }
-    jsonScan.at = offset + buf.length;
-    return -1;
-  }
-
-  function readBlock(reader: BlockReader): void {
-    const raw = joinPieces(rawPieces);
-    const result = reader.read(raw, limits);
-    if (!result.ok) {
-      failBlock(result.code, result.message, blockStart + result.position);
-      return;
-    }
-    let from = 0;
-    for (const [index, call] of result.calls.entries()) {
+  /** Where a dialect block's events go: the parser gives ids, offsets and raw text. */
+  const blockSink: BlockSink = {
+    start() {
       const id = generateId(callCount++);
-      emit({ type: 'tool-start', id, offset: blockStart + from });
-      emit({ type: 'tool-name', id, serverName: call.serverName, toolName: call.toolName });
-      for (const w of result.warnings ?? [])
-        if (w.call === index)
-          emit({
-            type: 'warning',
-            code: w.code,
-            message: w.message,
-            offset: blockStart + w.position,
-            callId: id,
-          });
+      blockCallIds.add(id);
+      emit({ type: 'tool-start', id, offset: callStart });
+      return id;
+    },
+    name(id, toolName) {
+      emit({ type: 'tool-name', id, serverName: 'local', toolName });
+    },
+    delta(id, key, index, text) {
+      emit({ type: 'argument-delta', id, path: { names: [key], indices: [index] }, text });
+    },
+    warn(code, message, at, id) {
+      emit({ type: 'warning', code, message, offset: at, ...(id !== undefined && { callId: id }) });
+    },
+    end(id, toolName, args, format, end) {
+      blockCallIds.delete(id);
+      // The raw text so far is in rawPieces up to `offset + blockRawFrom`, then in `buf`.
+      let raw: string;
+      let rest = '';
+      if (end >= offset + blockRawFrom) {
+        pushPiece(rawPieces, buf.slice(blockRawFrom, end - offset));
+        blockRawFrom = end - offset;
+        raw = joinPieces(rawPieces);
+      } else {
+        const joined = joinPieces(rawPieces);
+        raw = joined.slice(0, end - callStart);
+        rest = joined.slice(end - callStart);
+      }
       emit({
         type: 'tool-end',
         call: {
           id,
-          serverName: call.serverName,
-          toolName: call.toolName,
-          arguments: call.arguments,
-          format: result.format,
-          raw: raw.slice(from, call.end),
-          start: blockStart + from,
-          end: blockStart + call.end,
+          serverName: 'local',
+          toolName,
+          arguments: args,
+          format,
+          raw,
+          start: callStart,
+          end,
         },
       });
-      from = call.end;
-    }
+      callStart = end;
+      rawPieces = createPieces();
+      if (rest !== '') pushPiece(rawPieces, rest);
+    },
+    drop(id, code, message, at) {
+      blockCallIds.delete(id);
+      emit({ type: 'error', code, message, offset: at, callId: id });
+    },
+  };
+
+  function beginBlock(at: number, reader: BlockReader): void {
+    flushText(at);
+    decideNotPrefilled();
+    blockStart = offset + at;
+    callStart = blockStart;
+    // The block's text gathers in rawPieces, as a call's does (only one is open at a time).
+    rawPieces = createPieces();
+    blockStream = reader.stream(blockSink, limits);
+    pos = at;
+    state = Top.Block;
+  }
+
+  /** What is left of a dialect block is no call: the error, then its text back into the output. */
+  function failBlock(failure: BlockFailure): void {
+    const raw = joinPieces(rawPieces);
+    blockCallIds.delete(failure.callId ?? '');
+    emit({
+      type: 'error',
+      code: failure.code,
+      message: failure.message,
+      offset: failure.offset,
+      ...(failure.callId !== undefined && { callId: failure.callId }),
+      ...(failure.partial !== undefined && { partial: { ...failure.partial, raw } }),
+    });
+    // A call told to start that the block never ended is no call either.
+    for (const id of blockCallIds)
+      emit({
+        type: 'error',
+        code: failure.code,
+        message: failure.message,
+        offset: failure.offset,
+        callId: id,
+      });
+    blockCallIds.clear();
+    if (raw !== '') emit({ type: 'text', text: raw });
     endCall();
+  }
+
+  /** Runs a dialect block's stream over the buffer, within the block's length cap. */
+  function stepBlock(final: boolean): boolean {
+    const stream = blockStream as BlockStream;
+    blockRawFrom = pos;
+    // The block may be at most maxCallBytes long, measured from its start: chunk-independent.
+    const capEnd = blockStart + maxCallBytes - offset;
+    const capped = buf.length >= capEnd;
+    pos = stream.run(capped ? buf.slice(0, capEnd) : buf, pos, offset, final && !capped);
+    if (pos > blockRawFrom) pushPiece(rawPieces, buf.slice(blockRawFrom, pos));
+    switch (stream.status) {
+      case BlockStatus.Done:
+        endCall();
+        return true;
+      case BlockStatus.Failed:
+        failBlock(stream.stop('incomplete-tool-call', '', offset + pos));
+        return true;
+      case BlockStatus.Open:
+        if (capped) {
+          pushPiece(rawPieces, buf.slice(pos, capEnd));
+          pos = capEnd;
+          failBlock(
+            stream.stop(
+              'max-call-bytes-exceeded',
+              `the block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
+              blockStart + maxCallBytes,
+            ),
+          );
+          return true;
+        }
+        return false;
+    }
   }
 
   /** Advances the call parser; returns false when it waits for input. */
@@ -720,7 +720,8 @@ export function createParser(options: ParserOptions): Parser {
     rawPieces = createPieces();
     rawLength = 0;
     callCount = 0;
-    block = null;
+    blockStream = null;
+    blockCallIds.clear();
     undecided = false;
     queue = [];
     startChunks = [];
@@ -839,14 +840,6 @@ function isPlainLineStart(c: number): boolean {
     c === Char.Backtick ||
     c === Char.Tilde
   );
-}
-
-/** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */
-function partialSuffixStart(s: string, from: number, literal: string): number {
-  for (let k = Math.max(from, s.length - literal.length + 1); k < s.length; k++) {
-    if (s.charCodeAt(k) === Char.Lt && literal.startsWith(s.slice(k))) return k;
-  }
-  return s.length;
 }
 
 /** Markdown that a line-start bracket can be: a task box `[ ]` / `[x]`, or nothing at all. */

@@ -1,6 +1,73 @@
-import type { CallFormat, ParseErrorCode, ParseWarningCode, ToolArguments } from '../events.js';
+import type { ArgumentSchema } from '../arguments-tree.js';
+import type {
+  CallFormat,
+  ParseErrorCode,
+  ParseWarningCode,
+  PartialCall,
+  ToolArguments,
+} from '../events.js';
 
-/** One call read from a dialect's block; `end` is where its text ends in the block. */
+/** What bounds a block: the parser's own limits and what it knows of the tools. */
+export interface BlockLimits {
+  /** How deep arguments may nest (a JSON body's arrays and objects too). */
+  maxDepth: number;
+  /** Argument schemas by tool name: a property whose type is not `array` keeps its last value. */
+  schemas: Readonly<Record<string, ArgumentSchema>> | undefined;
+}
+
+/**
+ * Where a block's events go. The parser owns ids, offsets of calls and their raw text; a
+ * block stream says what it read, in order, as it reads it.
+ */
+export interface BlockSink {
+  /** A call begins (its text starts where the last call's ended); returns its id. */
+  start(): string;
+  name(id: string, toolName: string): void;
+  /** Decoded text of argument `key` (the `index`-th of that name in the call) as it is written. */
+  delta(id: string, key: string, index: number, text: string): void;
+  /** A model's mistake read anyway, at absolute `offset`; of call `id` when one is open. */
+  warn(code: ParseWarningCode, message: string, offset: number, id?: string): void;
+  /** Call `id` is complete; its text ends at absolute `end` (at or before what was consumed). */
+  end(id: string, toolName: string, args: ToolArguments, format: CallFormat, end: number): void;
+  /** Call `id` was told to start but is no call after all (its text belongs to the others). */
+  drop(id: string, code: ParseErrorCode, message: string, offset: number): void;
+}
+
+export enum BlockStatus {
+  Open = 0,
+  /** The block closed; every call it holds was told to the sink. */
+  Done = 1,
+  /** The block is no (further) call: see `failure`. What was consumed since the last call goes back as text. */
+  Failed = 2,
+}
+
+export interface BlockFailure {
+  code: ParseErrorCode;
+  message: string;
+  /** Absolute offset the failure points at. */
+  offset: number;
+  /** The call that was being read, if one had started. */
+  callId?: string;
+  partial?: Omit<PartialCall, 'raw'>;
+}
+
+/**
+ * One dialect block being read, as a state machine over the parser's buffer (as the `<tool>`
+ * call parser is): `run` reads `s` from `from` (absolute offset of `s[0]` is `offset`) and
+ * returns how far it consumed; what it did not consume it reads again, with more, next time.
+ * With `final` the input has ended and everything is decided.
+ */
+export interface BlockStream {
+  run(s: string, from: number, offset: number, final: boolean): number;
+  readonly status: BlockStatus;
+  /**
+   * Why the block failed (`status` Failed); or, while it is open, ends it with this failure
+   * (the parser's cap on a block's length).
+   */
+  stop(code: ParseErrorCode, message: string, offset: number): BlockFailure;
+}
+
+/** One call read from a gathered block; `end` is where its text ends in the block. */
 export interface BlockCall {
   serverName: string;
   toolName: string;
@@ -22,33 +89,19 @@ export type BlockResult =
   | { ok: true; format: CallFormat; calls: BlockCall[]; warnings?: BlockWarning[] }
   | { ok: false; code: ParseErrorCode; message: string; position: number };
 
-/** What bounds a reader: the parser's own limits. */
-export interface BlockLimits {
-  /** How deep arguments may nest (a JSON body's arrays and objects too). */
-  maxDepth: number;
-}
-
 /**
- * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token)
- * and ends at the first `close`; `read` turns the whole block (both tags included) into calls,
- * or says why it cannot.
+ * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token),
+ * and `stream` reads it from there (`open` included) to its end.
  */
-
 export interface BlockReader {
   open: string;
-  close: string;
   /**
    * The opening is a special token of its model family (`<tool_call>`, `<function_calls>`):
    * prose does not write it by accident, so it opens a block anywhere in a line (outside
    * fences), not only at a line start.
    */
   anywhere?: boolean;
-  /**
-   * Whether the body is JSON, told from its first character that is not blank: then a
-   * closing tag inside a JSON string does not close the block.
-   */
-  jsonBody?: (first: string) => boolean;
-  read(block: string, limits: BlockLimits): BlockResult;
+  stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 
 export const failure = (code: ParseErrorCode, message: string, position: number): BlockResult => ({
@@ -67,4 +120,12 @@ export function stripOuterNewlines(value: string): string {
   if (value.endsWith('\r\n') && end - 2 >= start) end -= 2;
   else if (value.endsWith('\n') && end - 1 >= start) end -= 1;
   return value.slice(start, end);
+}
+
+const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** The index of the first non-blank character at or after `at` (or `end`). */
+export function skipBlanks(s: string, at: number, end: number): number {
+  while (at < end && isBlank(s.charCodeAt(at))) at++;
+  return at;
 }

@@ -1,51 +1,184 @@
 import { parseModelJson, readJsonArguments } from '../json-call.js';
-import { type BlockCall, type BlockReader, failure } from './block.js';
+import { createPieces, joinPieces, pushPiece } from '../pieces.js';
+import { partialSuffixStart } from '../tag.js';
+import {
+  type BlockCall,
+  type BlockFailure,
+  type BlockLimits,
+  type BlockReader,
+  type BlockResult,
+  type BlockSink,
+  BlockStatus,
+  type BlockStream,
+  failure,
+} from './block.js';
+import { JsonPreview } from './json-preview.js';
+
+const OPEN = '<tool_call>';
+const CLOSE = '</tool_call>';
+
+/** Reads a whole Hermes block (both tags included) into its calls. */
+function readHermes(block: string, limits: BlockLimits): BlockResult {
+  const start = OPEN.length;
+  const json = block.slice(start, block.length - CLOSE.length);
+  const read = parseModelJson(json, limits.maxDepth);
+  if (!read.ok)
+    return failure(read.code, `the call is not valid JSON: ${read.message}`, start + read.position);
+  const parsed = read.value;
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  const calls: BlockCall[] = [];
+  for (const item of items) {
+    const fields = (item ?? {}) as { name?: unknown; arguments?: unknown; parameters?: unknown };
+    if (typeof fields.name !== 'string' || fields.name.trim() === '')
+      return failure(
+        'missing-tool-name',
+        'each call needs "name": {"name": "tool", "arguments": {…}}',
+        start,
+      );
+    const args = readJsonArguments(fields.arguments ?? fields.parameters, limits.maxDepth);
+    if (!args.ok) return failure(args.code, args.message, start);
+    calls.push({
+      serverName: 'local',
+      toolName: fields.name.trim(),
+      arguments: args.arguments,
+      end: block.length,
+    });
+  }
+  if (calls.length === 0)
+    return failure('missing-tool-name', 'the <tool_call> block holds an empty list', start);
+  // One block, several calls: each but the last owns nothing of the text but its place.
+  calls.forEach((call, i) => {
+    call.end = i === calls.length - 1 ? block.length : start;
+  });
+  const warnings = read.repaired
+    ? [
+        {
+          code: 'repaired-json' as const,
+          message: read.repaired,
+          position: start + (read.position ?? 0),
+          call: 0,
+        },
+      ]
+    : [];
+  return { ok: true, format: 'hermes', calls, warnings };
+}
 
 /**
- * Hermes' form (also Qwen2.5, many fine-tunes): `<tool_call>{"name": …, "arguments": {…}}</tool_call>`,
- * one call a block, or a JSON array of them. `arguments` may be a JSON string holding the object.
+ * A Hermes block as it streams. The body is gathered up to the closing tag (outside JSON
+ * strings when `json`: a `</tool_call>` inside a string value is text) and parsed whole, since
+ * a model's JSON may need repair; while it is written a preview tells each call's start, its
+ * name and the text of its string arguments (see JsonPreview). At the end the parse decides:
+ * the preview's calls get their final names and arguments, calls it did not see are told
+ * then, and one it saw that the parse did not find is dropped with an error.
+ */
+export function createHermesStream(
+  sink: BlockSink,
+  limits: BlockLimits,
+  json: boolean,
+): BlockStream {
+  const pieces = createPieces();
+  const preview = json ? new JsonPreview(sink) : null;
+  let blockStart = -1;
+  let inString = false;
+  let escaped = false;
+  let status = BlockStatus.Open;
+  let failed: BlockFailure | null = null;
+
+  /** The closing tag at or after `i`, outside strings when the body is JSON; -1 if not yet. */
+  function findClose(s: string, i: number): number {
+    if (!json) return s.indexOf(CLOSE, i);
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x3c && s.startsWith(CLOSE, i)) return i;
+    }
+    return -1;
+  }
+
+  function fail(code: BlockFailure['code'], message: string, offset: number): void {
+    failed = { code, message, offset };
+    const started = preview?.calls ?? [];
+    if (started.length > 0) {
+      const last = started[started.length - 1];
+      failed.callId = last.id;
+      failed.partial = { serverName: 'local', toolName: last.name, arguments: Object.create(null) };
+      for (const call of started.slice(0, -1))
+        sink.drop(call.id, code, 'the block this call began in is no call', offset);
+    }
+    status = BlockStatus.Failed;
+  }
+
+  function finish(block: string): void {
+    const result = readHermes(block, limits);
+    if (!result.ok) {
+      fail(result.code, result.message, blockStart + result.position);
+      return;
+    }
+    const seen = preview?.calls ?? [];
+    for (const [k, call] of result.calls.entries()) {
+      const id = seen[k]?.id ?? sink.start();
+      if (seen[k]?.name !== call.toolName) sink.name(id, call.toolName);
+      for (const w of result.warnings ?? [])
+        if (w.call === k) sink.warn(w.code, w.message, blockStart + w.position, id);
+      sink.end(id, call.toolName, call.arguments, result.format, blockStart + call.end);
+    }
+    for (const extra of seen.slice(result.calls.length))
+      sink.drop(extra.id, 'invalid-json', 'the body holds fewer calls than it began', blockStart);
+    status = BlockStatus.Done;
+  }
+
+  return {
+    run(s, from, offset, final) {
+      let scanFrom = from;
+      if (blockStart === -1) {
+        blockStart = offset + from;
+        scanFrom = from + OPEN.length;
+        pushPiece(pieces, OPEN);
+        from = scanFrom;
+      }
+      const close = findClose(s, scanFrom);
+      if (close !== -1) {
+        preview?.write(s.slice(from, close));
+        pushPiece(pieces, s.slice(from, close + CLOSE.length));
+        finish(joinPieces(pieces));
+        return close + CLOSE.length;
+      }
+      if (final) {
+        preview?.write(s.slice(from));
+        fail(
+          'incomplete-tool-call',
+          `the ${OPEN} block was not closed with ${CLOSE} before the input ended`,
+          blockStart,
+        );
+        return s.length;
+      }
+      // Keep a partial closing tag at the end for the next chunk (and scan it again then).
+      const keep = inString ? s.length : partialSuffixStart(s, from, CLOSE);
+      preview?.write(s.slice(from, keep));
+      pushPiece(pieces, s.slice(from, keep));
+      return keep;
+    },
+    get status() {
+      return status;
+    },
+    stop(code, message, offset) {
+      if (failed === null) fail(code, message, offset);
+      return failed as BlockFailure;
+    },
+  };
+}
+
+/**
+ * Hermes' form (also Qwen2.5, Qwen3, many fine-tunes): `<tool_call>{"name": …, "arguments":
+ * {…}}</tool_call>`, one call a block, or a JSON array of them. `arguments` may be a JSON
+ * string holding the object.
  */
 export const hermes: BlockReader = {
-  open: '<tool_call>',
-  close: '</tool_call>',
+  open: OPEN,
   anywhere: true,
-  jsonBody: () => true,
-  read(block, limits) {
-    const start = '<tool_call>'.length;
-    const json = block.slice(start, block.length - '</tool_call>'.length);
-    const read = parseModelJson(json, limits.maxDepth);
-    if (!read.ok)
-      return failure(
-        read.code,
-        `the call is not valid JSON: ${read.message}`,
-        start + read.position,
-      );
-    const parsed = read.value;
-    const items = Array.isArray(parsed) ? parsed : [parsed];
-    const calls: BlockCall[] = [];
-    for (const item of items) {
-      const fields = (item ?? {}) as { name?: unknown; arguments?: unknown; parameters?: unknown };
-      if (typeof fields.name !== 'string' || fields.name.trim() === '')
-        return failure(
-          'missing-tool-name',
-          'each call needs "name": {"name": "tool", "arguments": {…}}',
-          start,
-        );
-      const args = readJsonArguments(fields.arguments ?? fields.parameters, limits.maxDepth);
-      if (!args.ok) return failure(args.code, args.message, start);
-      calls.push({
-        serverName: 'local',
-        toolName: fields.name.trim(),
-        arguments: args.arguments,
-        end: block.length,
-      });
-    }
-    if (calls.length === 0)
-      return failure('missing-tool-name', 'the <tool_call> block holds an empty list', start);
-    // One block, several calls: each but the last owns nothing of the text but its place.
-    calls.forEach((call, i) => {
-      call.end = i === calls.length - 1 ? block.length : start;
-    });
-    return { ok: true, format: 'hermes', calls };
-  },
+  stream: (sink, limits) => createHermesStream(sink, limits, true),
 };

@@ -1,10 +1,11 @@
 import { anthropicXml } from './anthropic-xml.js';
-import type { BlockReader } from './block.js';
+import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
-import { hermes } from './hermes.js';
+import { createHermesStream, hermes } from './hermes.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 
-export type { BlockCall, BlockReader, BlockResult } from './block.js';
+export type { BlockReader, BlockSink, BlockStream } from './block.js';
+export { BlockStatus } from './block.js';
 
 /** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
 export type Dialect = 'tagcall' | 'anthropic-xml' | 'qwen3-coder' | 'hermes' | 'cline';
@@ -16,17 +17,40 @@ export const DIALECTS: readonly Dialect[] = [
   'cline',
 ];
 
-/** `<tool_call>` in 'auto': Qwen3-Coder when it holds `<function=`, Hermes' JSON otherwise. */
+/** How many blanks after `<tool_call>` 'auto' looks through for the body's first character. */
+const MAX_LEADING_BLANKS = 256;
+
+/**
+ * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
+ * JSON otherwise (a closing tag inside a JSON string then does not close it).
+ */
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
-  close: '</tool_call>',
   anywhere: true,
-  jsonBody: (first) => first === '{' || first === '[',
-  read(block, limits) {
-    const body = block.slice('<tool_call>'.length).trimStart();
-    return body.startsWith('<function')
-      ? qwen3Coder.read(block, limits)
-      : hermes.read(block, limits);
+  stream(sink, limits) {
+    let inner: BlockStream | null = null;
+    return {
+      run(s, from, offset, final) {
+        if (inner === null) {
+          const bodyStart = from + '<tool_call>'.length;
+          const limit = bodyStart + MAX_LEADING_BLANKS;
+          const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
+          if (first >= s.length && !final) return from;
+          const c = s[first];
+          inner =
+            c === '<'
+              ? qwen3Coder.stream(sink, limits)
+              : createHermesStream(sink, limits, c === '{' || c === '[');
+        }
+        return inner.run(s, from, offset, final);
+      },
+      get status() {
+        return inner?.status ?? BlockStatus.Open;
+      },
+      stop(code, message, offset) {
+        return inner?.stop(code, message, offset) ?? { code, message, offset };
+      },
+    };
   },
 };
 
@@ -44,8 +68,8 @@ const RESERVED_TAGS = new Set([
 
 /**
  * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
- * itself, streaming). `auto` reads every dialect, each block by its own opening tag; Cline's
- * tags need the tool names.
+ * itself). `auto` reads every dialect, each block by its own opening tag; Cline's tags need
+ * the tool names.
  */
 export function blockReaders(
   dialect: Dialect | 'auto',

@@ -1,25 +1,24 @@
-import { type BlockReader, stripOuterNewlines } from './block.js';
-import { type InvocationForm, readInvocations } from './invocations.js';
+import type { BlockReader } from './block.js';
+import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
 
 const FORM: InvocationForm = {
   format: 'qwen3-coder',
-  open: '<tool_call>',
-  close: '</tool_call>',
+  wrapper: { open: '<tool_call>', close: '</tool_call>' },
   call: {
     start: '<function',
-    pattern: /<function=([^>\n]{1,256})>/y,
+    read: namedOpening('<function=', /<function=([^>\n]{1,256})>/y),
     close: '</function>',
     unnamed: 'write the function as <function=name>',
     unclosed: '<function=…> was not closed with </function>',
   },
   parameter: {
-    start: '<parameter=',
-    pattern: /<parameter=([^>\n]{1,256})>/y,
-    close: '</parameter>',
+    read: namedOpening('<parameter=', /<parameter=([^>\n]{1,256})>/y),
+    close: () => '</parameter>',
     unclosed: '<parameter=…> was not closed with </parameter>',
+    reopens: '<parameter=',
   },
   key: (name) => name.trim(),
-  value: stripOuterNewlines,
+  value: () => 'newlines',
   empty: 'a <tool_call> block holds no <function=name>',
 };
 
@@ -29,13 +28,16 @@ const FORM: InvocationForm = {
  * after its opening tag and one right before its closing tag; it is otherwise as written.
  */
 export const qwen3Coder: BlockReader = {
-  open: FORM.open,
-  close: FORM.close,
+  open: '<tool_call>',
   anywhere: true,
-  read: (block) => readInvocations(block, FORM),
+  stream: (sink, limits) => createInvocationStream(FORM, sink, limits),
 };
 
-const BARE: InvocationForm = { ...FORM, open: '', close: '' };
+const BARE: InvocationForm = {
+  ...FORM,
+  wrapper: null,
+  missingWrapper: 'write the call inside <tool_call> … </tool_call>',
+};
 
 /**
  * `<function=name>…</function>` at a line start with no `<tool_call>` around it: what some
@@ -44,16 +46,5 @@ const BARE: InvocationForm = { ...FORM, open: '', close: '' };
  */
 export const qwen3CoderBare: BlockReader = {
   open: '<function=',
-  close: '</function>',
-  read(block) {
-    const result = readInvocations(block, BARE);
-    if (!result.ok) return result;
-    const warning = {
-      code: 'missing-wrapper' as const,
-      message: 'write the call inside <tool_call> … </tool_call>',
-      position: 0,
-      call: 0,
-    };
-    return { ...result, warnings: [warning, ...(result.warnings ?? [])] };
-  },
+  stream: (sink, limits) => createInvocationStream(BARE, sink, limits),
 };

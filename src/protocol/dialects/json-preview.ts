@@ -1,0 +1,191 @@
+import type { BlockSink } from './block.js';
+
+/** What a string being read is, by where it stands. */
+enum Role {
+  Other = 0,
+  /** A key of a call object or of its arguments. */
+  Key = 1,
+  /** The value of a call's `"name"`. */
+  Name = 2,
+  /** A top-level string value of the arguments: its text streams. */
+  Argument = 3,
+}
+
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** One started call as the preview saw it. */
+export interface PreviewedCall {
+  id: string;
+  /** The name told, if one was. */
+  name?: string;
+}
+
+/**
+ * Tells a JSON body's calls while it is written, before it can be parsed: a call starts at
+ * its object's `{` (the body's, or each one's in a list), its name is told when the string
+ * after `"name"` ends, and the text of each string argument (a string value directly in
+ * `"arguments"` or `"parameters"`) streams as it is decoded, once the name is known. This is
+ * a preview: the parse of the whole body decides the calls, and the parser reconciles the two
+ * (see the gathered stream). Strict JSON only: anything else (single quotes, comments) is
+ * simply not previewed.
+ */
+export class JsonPreview {
+  readonly calls: PreviewedCall[] = [];
+  /** Open containers: `{` or `[`. */
+  #stack: string[] = [];
+  /** The depth at which call objects stand: 1 for a body object, 2 in a list; 0 undecided. */
+  #callDepth = 0;
+  #expectKey = false;
+  /** The key of the value being read, per depth of the call object and its arguments. */
+  #callKey = '';
+  #argumentsDepth = -1;
+  #argumentKey = '';
+  #argumentCounts = new Map<string, number>();
+  #inString = false;
+  #role = Role.Other;
+  #string = '';
+  #escape = '';
+  #stopped = false;
+
+  constructor(private readonly sink: BlockSink) {}
+
+  write(text: string): void {
+    if (this.#stopped) return;
+    for (let k = 0; k < text.length; k++) {
+      const c = text[k];
+      if (this.#inString) {
+        if (this.#escape !== '') this.#readEscape(c);
+        else if (c === '\\') this.#escape = '\\';
+        else if (c === '"') this.#endString();
+        else {
+          // A run of plain characters at once.
+          let end = k + 1;
+          while (end < text.length && text[end] !== '"' && text[end] !== '\\') end++;
+          this.#stringText(text.slice(k, end));
+          k = end - 1;
+        }
+        continue;
+      }
+      switch (c) {
+        case '"':
+          this.#beginString();
+          break;
+        case '{':
+        case '[':
+          this.#open(c);
+          break;
+        case '}':
+        case ']':
+          this.#stack.pop();
+          if (this.#stack.length < this.#argumentsDepth) this.#argumentsDepth = -1;
+          break;
+        case ',':
+          this.#expectKey = this.#stack[this.#stack.length - 1] === '{';
+          break;
+        case ':':
+          this.#expectKey = false;
+          break;
+        case ' ':
+        case '\n':
+        case '\r':
+        case '\t':
+          break;
+        default:
+          // A number, true, false, null: nothing to preview. Anything else is no strict JSON.
+          if (!/[-+.\deEtrufalsn]/.test(c)) this.#stopped = true;
+      }
+      if (this.#stopped) return;
+    }
+  }
+
+  get #current(): PreviewedCall | undefined {
+    return this.calls[this.calls.length - 1];
+  }
+
+  #open(c: string): void {
+    const depth = this.#stack.length + 1;
+    if (this.#callDepth === 0) this.#callDepth = c === '[' ? 2 : 1;
+    if (c === '{' && depth === this.#callDepth) {
+      this.calls.push({ id: this.sink.start() });
+      this.#callKey = '';
+      this.#argumentsDepth = -1;
+      this.#argumentCounts = new Map();
+    } else if (
+      c === '{' &&
+      depth === this.#callDepth + 1 &&
+      (this.#callKey === 'arguments' || this.#callKey === 'parameters') &&
+      this.#stack[this.#stack.length - 1] === '{'
+    )
+      this.#argumentsDepth = depth;
+    this.#stack.push(c);
+    this.#expectKey = c === '{';
+  }
+
+  #beginString(): void {
+    const depth = this.#stack.length;
+    this.#inString = true;
+    this.#string = '';
+    this.#role = Role.Other;
+    if (this.#expectKey && (depth === this.#callDepth || depth === this.#argumentsDepth))
+      this.#role = Role.Key;
+    else if (!this.#expectKey && depth === this.#callDepth && this.#callKey === 'name')
+      this.#role = Role.Name;
+    else if (
+      !this.#expectKey &&
+      depth === this.#argumentsDepth &&
+      this.#current?.name !== undefined
+    )
+      this.#role = Role.Argument;
+  }
+
+  #stringText(text: string): void {
+    if (this.#role === Role.Argument) {
+      const call = this.#current as PreviewedCall;
+      const index = (this.#argumentCounts.get(this.#argumentKey) ?? 1) - 1;
+      this.sink.delta(call.id, this.#argumentKey, index, text);
+    } else if (this.#role !== Role.Other) this.#string += text;
+  }
+
+  #readEscape(c: string): void {
+    this.#escape += c;
+    if (this.#escape.length === 2) {
+      if (c === 'u') return;
+      const decoded = ESCAPES[c];
+      this.#escape = '';
+      if (decoded === undefined) this.#stopped = true;
+      else this.#stringText(decoded);
+    } else if (this.#escape.length === 6) {
+      const hex = this.#escape.slice(2);
+      this.#escape = '';
+      if (!/^[\da-fA-F]{4}$/.test(hex)) this.#stopped = true;
+      else this.#stringText(String.fromCharCode(Number.parseInt(hex, 16)));
+    }
+  }
+
+  #endString(): void {
+    this.#inString = false;
+    const depth = this.#stack.length;
+    if (this.#role === Role.Key) {
+      if (depth === this.#callDepth) this.#callKey = this.#string;
+      else {
+        this.#argumentKey = this.#string;
+        this.#argumentCounts.set(this.#string, (this.#argumentCounts.get(this.#string) ?? 0) + 1);
+      }
+    } else if (this.#role === Role.Name) {
+      const call = this.#current as PreviewedCall;
+      if (call.name === undefined) {
+        call.name = this.#string.trim();
+        this.sink.name(call.id, call.name);
+      }
+    }
+  }
+}

@@ -1,0 +1,298 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createNativeCalls,
+  createParser,
+  type Dialect,
+  type JsonValue,
+  type NativeEvent,
+  type ParseOptions,
+  type ParserEvent,
+  parse,
+  type ToolArguments,
+} from './support/all.js';
+import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { renderInDialect } from './support/dialect-render.js';
+import { doublingRatio } from './support/hostile-shapes.js';
+
+type Written = Exclude<Dialect, 'tagcall'>;
+const STREAMED: readonly Written[] = ['qwen3-coder', 'anthropic-xml', 'cline', 'hermes'];
+const TOOLS = ['write_file', 'read_file'];
+const optionsFor = (dialect: Written | 'auto'): ParseOptions => ({ dialect, toolNames: TOOLS });
+
+/** The decoded text streamed for each call, by key and index. */
+function streamedValues(events: readonly ParserEvent[]): Map<string, Map<string, string[]>> {
+  const byCall = new Map<string, Map<string, string[]>>();
+  for (const e of events) {
+    if (e.type !== 'argument-delta') continue;
+    const values = byCall.get(e.id) ?? new Map<string, string[]>();
+    byCall.set(e.id, values);
+    const key = e.path.names[0];
+    const list = values.get(key) ?? [];
+    values.set(key, list);
+    const index = e.path.indices[0];
+    list[index] = (list[index] ?? '') + e.text;
+  }
+  return byCall;
+}
+
+/** Every string argument of every call equals the text streamed for it (a list: each element). */
+function expectDeltasMatchCalls(events: readonly ParserEvent[]): void {
+  const streamed = streamedValues(events);
+  for (const e of events) {
+    if (e.type !== 'tool-end') continue;
+    const values = streamed.get(e.call.id) ?? new Map<string, string[]>();
+    for (const [key, value] of Object.entries(e.call.arguments) as Array<[string, JsonValue]>) {
+      const got = values.get(key) ?? [];
+      if (typeof value === 'string') expect(got[0] ?? '', `${e.call.toolName}.${key}`).toBe(value);
+      else if (Array.isArray(value))
+        value.forEach((v, i) => {
+          expect(got[i] ?? '', `${key}[${i}]`).toBe(v);
+        });
+    }
+  }
+}
+
+/** Each call told to start is told once more, as its end or as an error, and in that order. */
+function expectCallsSettle(events: readonly ParserEvent[]): void {
+  const open = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'tool-start') open.add(e.id);
+    if (e.type === 'tool-name' || e.type === 'argument-delta') expect(open.has(e.id)).toBe(true);
+    if (e.type === 'tool-end') expect(open.delete(e.call.id)).toBe(true);
+    if (e.type === 'error' && e.callId !== undefined) expect(open.delete(e.callId)).toBe(true);
+  }
+  expect([...open]).toEqual([]);
+}
+
+// Cline's and Qwen's readers drop one newline at a value's ends: the file has none there.
+const FILE = Array.from(
+  { length: 400 },
+  (_, i) => `line ${i}: if (a < b && c > d) { s = "</parameter> </tool_call> é 🎉"; }`,
+).join('\n');
+
+describe('every dialect streams: the name before the end, the value while it is written', () => {
+  for (const dialect of STREAMED) {
+    it(`${dialect}: a ${Math.round(FILE.length / 1024)} KB file, fed 64 characters at a time`, () => {
+      // Hermes writes JSON: the file is escaped in it. The XML-ish dialects write it as is.
+      const text = renderInDialect(dialect, 'write_file', { path: 'big.ts', content: FILE });
+      const events: ParserEvent[] = [];
+      let fed = 0;
+      const at: Record<string, number> = {};
+      const parser = createParser({
+        ...optionsFor(dialect),
+        onEvent: (e) => {
+          events.push(e);
+          if (at[e.type] === undefined) at[e.type] = fed;
+        },
+      });
+      for (let i = 0; i < text.length; i += 64) {
+        fed = i;
+        parser.feed(text.slice(i, i + 64));
+      }
+      fed = text.length;
+      parser.end();
+      expect(at['tool-name']).toBeLessThan(200);
+      expect(at['argument-delta']).toBeLessThan(400);
+      expect(at['tool-end']).toBeGreaterThan(text.length - 64);
+      // Most of the content came out before the end.
+      const deltas = events.filter((e) => e.type === 'argument-delta');
+      expect(deltas.length).toBeGreaterThan(FILE.length / 128);
+      const end = events.find((e) => e.type === 'tool-end');
+      expect(end?.type === 'tool-end' && end.call.arguments).toEqual({
+        path: 'big.ts',
+        content: FILE,
+      });
+      expectDeltasMatchCalls(events);
+      expectCallsSettle(events);
+    });
+  }
+
+  it('auto streams Qwen3-Coder and Hermes <tool_call> bodies alike', () => {
+    for (const dialect of ['qwen3-coder', 'hermes'] as const) {
+      const text = renderInDialect(dialect, 'write_file', { path: 'a', content: FILE });
+      const { events } = feedChunks(splitAt(text, [500, 1000, 5000]), optionsFor('auto'));
+      expect(events.map((e) => e.type).slice(0, 3)).toEqual([
+        'tool-start',
+        'tool-name',
+        'argument-delta',
+      ]);
+      expectDeltasMatchCalls(events);
+    }
+  });
+});
+
+/** Text made of each dialect's own tokens, in any order: every mistake a model can make. */
+const soup = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '<tool_call>',
+        '</tool_call>',
+        '<function=write_file>',
+        '<function=read_file/>',
+        '</function>',
+        '<parameter=path>',
+        '<parameter=content>',
+        '</parameter>',
+        '<function_calls>',
+        '</function_calls>',
+        '<invoke name="read_file">',
+        '</invoke>',
+        '<parameter name="path">',
+        '<write_file>',
+        '</write_file>',
+        '<path>',
+        '</path>',
+        '<content>',
+        '</content>',
+        '\n',
+        ' ',
+        '\r\n',
+        '<',
+        'a < b & c',
+        '🎉',
+      ),
+      fc.string({ maxLength: 6 }),
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(''));
+
+describe('streamed values are the final values, whatever the text and the chunking', () => {
+  for (const dialect of ['qwen3-coder', 'anthropic-xml', 'cline', 'auto'] as const) {
+    it(`${dialect}: token soup, random chunkings`, () => {
+      fc.assert(
+        fc.property(soup, cutsArbitrary, (text, cuts) => {
+          const options = optionsFor(dialect);
+          const { result, events } = feedChunks(splitAt(text, cuts), options);
+          expect(result).toEqual(parse(text, options));
+          expectDeltasMatchCalls(events);
+          expectCallsSettle(events);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  it('hermes: strict JSON streams its string arguments exactly', () => {
+    const value = fc.string({ unit: 'grapheme', maxLength: 30 });
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('path', 'content', 'q'), value, { minKeys: 1 }),
+        cutsArbitrary,
+        (args, cuts) => {
+          const text = renderInDialect('hermes', 'write_file', args as ToolArguments);
+          const { events } = feedChunks(splitAt(text, cuts), optionsFor('hermes'));
+          expectDeltasMatchCalls(events);
+          expectCallsSettle(events);
+          expect(events.filter((e) => e.type === 'tool-end')).toHaveLength(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the adapters pass dialect arguments on as they stream', () => {
+  it('OpenAI-style fragments for a Qwen3-Coder call concatenate to its JSON, most before the end', () => {
+    const text = renderInDialect('qwen3-coder', 'write_file', { path: 'a.ts', content: FILE });
+    const events: NativeEvent[] = [];
+    const native = createNativeCalls(
+      {
+        tools: [{ name: 'write_file', inputSchema: { type: 'object' } }],
+        idPrefix: 'c',
+        parser: { dialect: 'qwen3-coder' },
+      },
+      (e) => events.push(e),
+    );
+    let deltasBeforeEnd = 0;
+    for (let i = 0; i < text.length; i += 100) {
+      native.feed(text.slice(i, i + 100));
+      if (i + 100 < text.length)
+        deltasBeforeEnd = events.filter((e) => e.type === 'call-delta').length;
+    }
+    native.end();
+    expect(deltasBeforeEnd).toBeGreaterThan(10);
+    const json = events
+      .filter((e) => e.type === 'call-delta' || e.type === 'call-end')
+      .map((e) => ('json' in e ? e.json : ''))
+      .join('');
+    expect(JSON.parse(json)).toEqual({ path: 'a.ts', content: FILE });
+  });
+});
+
+describe('recoveries are said, never silent', () => {
+  it('Hermes JSON a model clearly meant is read through a repair, with repaired-json', () => {
+    const bodies = [
+      '{"name": "q", "arguments": {"text": "line one\nline two\tend"}}',
+      '{"name": "q", "arguments": {"text": "x",},}',
+      "{'name': 'q', 'arguments': {'text': 'x'}}",
+      '{name: "q", arguments: {text: "x"}}',
+      '{"name": "q", /* the tool */ "arguments": {"text": "x"}}',
+      '{"name": "q", "arguments": {"text": "x"}',
+    ];
+    for (const body of bodies) {
+      const { calls, warnings, errors } = parse(`<tool_call>\n${body}\n</tool_call>\n`, {
+        dialect: 'hermes',
+      });
+      expect(errors, body).toEqual([]);
+      expect(calls, body).toHaveLength(1);
+      expect(calls[0].toolName).toBe('q');
+      expect(warnings.map((w) => w.code)).toEqual(['repaired-json']);
+    }
+  });
+
+  it('the deprecated <tool> JSON form is repaired too', () => {
+    const { calls, warnings } = parse('<tool>{"tool_name": "q", "arguments": {"a": 1,}}</tool>\n');
+    expect(calls[0].arguments).toEqual({ a: 1 });
+    expect(warnings.map((w) => w.code)).toEqual(['deprecated-json-format', 'repaired-json']);
+  });
+
+  it('a repeated parameter the schema says is no list keeps its last value', () => {
+    const text =
+      '<tool_call>\n<function=read_file>\n<parameter=path>\na\n</parameter>\n<parameter=path>\nb\n</parameter>\n</function>\n</tool_call>';
+    const schemas = { read_file: { type: 'object', properties: { path: { type: 'string' } } } };
+    const listed = parse(text, { dialect: 'qwen3-coder' });
+    expect(listed.calls[0].arguments).toEqual({ path: ['a', 'b'] });
+    const last = parse(text, { dialect: 'qwen3-coder', schemas });
+    expect(last.calls[0].arguments).toEqual({ path: 'b' });
+    expect(last.warnings.map((w) => [w.code, w.message])).toEqual([
+      ['duplicate-field', expect.stringContaining('the last is kept')],
+    ]);
+  });
+
+  it('Qwen3-Coder: a value may hold </tool_call> (then more text); a block left open after a call ends with the input', () => {
+    const code = 'if (s.endsWith("</tool_call>")) done();\n</function> is text too';
+    const text = `<tool_call>\n<function=write_file>\n<parameter=content>\n${code}\n</parameter>\n</function>\n</tool_call>\nok\n`;
+    expect(parse(text, { dialect: 'qwen3-coder' }).calls[0].arguments).toEqual({ content: code });
+    const open = parse(
+      '<tool_call>\n<function=read_file>\n<parameter=path>\na\n</parameter>\n</function>\n',
+      { dialect: 'qwen3-coder' },
+    );
+    expect(open.calls[0].arguments).toEqual({ path: 'a' });
+    expect(open.warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+  });
+
+  it('Qwen3-Coder: a call left open ends at the next call that begins a line', () => {
+    const text =
+      '<tool_call>\n<function=read_file>\n<parameter=path>\na\n</parameter>\n<function=read_file>\n<parameter=path>\nb\n</parameter>\n</function>\n</tool_call>';
+    const { calls, warnings } = parse(text, { dialect: 'qwen3-coder' });
+    expect(calls.map((c) => c.arguments)).toEqual([{ path: 'a' }, { path: 'b' }]);
+    expect(warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+  });
+});
+
+describe('streaming costs stay linear', () => {
+  it('a Qwen3-Coder value of n and 2n characters full of unconfirmed closes, fed 4 at a time', () => {
+    const { ratio } = doublingRatio((n) => {
+      const text = `<tool_call>\n<function=w>\n<parameter=c>\n${'a</parameter>b\n'.repeat(n / 16)}\n</parameter>\n</function>\n</tool_call>`;
+      return () => {
+        const parser = createParser({ dialect: 'qwen3-coder', onEvent: () => {} });
+        for (let i = 0; i < text.length; i += 4) parser.feed(text.slice(i, i + 4));
+        parser.end();
+      };
+    }, 50_000);
+    expect(ratio).toBeLessThan(3);
+  });
+});
