@@ -195,6 +195,29 @@ describe('tagcallMiddleware (AI SDK 6)', () => {
     expect(steps[0].toolResults[0]).toMatchObject({ toolName: 'weather', output: 'sunny in Lyon' });
   });
 
+  it('streams tool-input-delta for every dialect while the value is written', async () => {
+    const city = 'Saint-Étienne </parameter> & <b>';
+    const replies = {
+      'qwen3-coder': `<tool_call>\n<function=weather>\n<parameter=city>\n${city}\n</parameter>\n</function>\n</tool_call>`,
+      'anthropic-xml': `<function_calls>\n<invoke name="weather">\n<parameter name="city">${city}</parameter>\n</invoke>\n</function_calls>`,
+      hermes: `<tool_call>\n${JSON.stringify({ name: 'weather', arguments: { city } })}\n</tool_call>`,
+    } as const;
+    for (const [dialect, text] of Object.entries(replies)) {
+      const model = wrapLanguageModel({
+        model: new MockLanguageModelV3({ doStream: streamOf(splitAt(text, [40, 50, 60, 70])) }),
+        middleware: tagcallMiddleware({ dialect: dialect as keyof typeof replies }),
+      });
+      const { stream } = await model.doStream({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+        tools: [{ type: 'function', name: 'weather', inputSchema: weatherSchema }],
+      });
+      const parts = await collect(stream);
+      const deltas = parts.flatMap((p) => (p.type === 'tool-input-delta' ? [p.delta] : []));
+      expect(deltas.length, dialect).toBeGreaterThan(2);
+      expect(JSON.parse(deltas.join('')), dialect).toEqual({ city });
+    }
+  });
+
   it("with dialect 'auto' also reads a model's native Hermes calls", async () => {
     const hermesReply =
       '<tool_call>\n{"name": "weather", "arguments": {"city": "Oslo", "days": "2"}}\n</tool_call>\n';

@@ -175,6 +175,48 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     });
   });
 
+  it('with --dialect qwen3-coder, streams a file body as arguments fragments while it is written', async () => {
+    const content = Array.from(
+      { length: 200 },
+      (_, i) => `const x${i} = a < b && "</parameter>";`,
+    ).join('\n');
+    model = await startReplayModel({
+      replies: [
+        `I will write it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n<parameter=content>\n${content}\n</parameter>\n</function>\n</tool_call>`,
+      ],
+      chunkSizes: [7, 13, 64],
+    });
+    proxy = await startProxy({ upstream: model.url, parser: { dialect: 'qwen3-coder' } });
+    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    const writeFile = {
+      type: 'function' as const,
+      function: {
+        name: 'write_file',
+        parameters: {
+          type: 'object',
+          properties: { path: { type: 'string' }, content: { type: 'string' } },
+        },
+      },
+    };
+    const stream = await client.chat.completions.create({
+      model: 'replay',
+      messages: [{ role: 'user', content: 'Write it.' }],
+      tools: [writeFile],
+      stream: true,
+    });
+    const fragments: string[] = [];
+    let name = '';
+    for await (const chunk of stream) {
+      for (const call of chunk.choices[0]?.delta?.tool_calls ?? []) {
+        name += call.function?.name ?? '';
+        if (call.function?.arguments) fragments.push(call.function.arguments);
+      }
+    }
+    expect(name).toBe('write_file');
+    expect(fragments.length).toBeGreaterThan(20);
+    expect(JSON.parse(fragments.join(''))).toEqual({ path: 'src/a.ts', content });
+  });
+
   it('passes an upstream error through with its status', async () => {
     const client = await setUp(['never'], { failFirst: 1 });
     const error = await client.chat.completions
