@@ -16,7 +16,13 @@ import { renderInDialect } from './support/dialect-render.js';
 import { doublingRatio } from './support/hostile-shapes.js';
 
 type Written = Exclude<Dialect, 'tagcall'>;
-const STREAMED: readonly Written[] = ['qwen3-coder', 'anthropic-xml', 'cline', 'hermes'];
+const STREAMED: readonly Written[] = [
+  'qwen3-coder',
+  'anthropic-xml',
+  'minimax-m2',
+  'cline',
+  'hermes',
+];
 const TOOLS = ['write_file', 'read_file'];
 const optionsFor = (dialect: Written | 'auto'): ParseOptions => ({ dialect, toolNames: TOOLS });
 

@@ -63,7 +63,13 @@ const argsArbitrary = fc.dictionary(fc.constantFrom('path', 'query', 'content', 
 const prose = fc.constantFrom('', 'Let me do that.\n', 'Sure < sure & done.\n', '[plan it]\n');
 
 describe('generated replies in each dialect: the calls come back, nothing is lost', () => {
-  for (const dialect of ['anthropic-xml', 'qwen3-coder', 'hermes', 'cline'] as const) {
+  for (const dialect of [
+    'anthropic-xml',
+    'minimax-m2',
+    'qwen3-coder',
+    'hermes',
+    'cline',
+  ] as const) {
     it(dialect, () => {
       const options: ParseOptions = { dialect, toolNames: ['read_file', 'write_to_file'] };
       fc.assert(

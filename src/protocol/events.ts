@@ -14,7 +14,14 @@ export type ToolArguments = { [key: string]: JsonValue };
  * Which written form a call came in: the tagcall protocol's `<tool>` block (`xml`) or its
  * deprecated JSON form (`json`), or another model family's dialect.
  */
-export type CallFormat = 'xml' | 'json' | 'anthropic-xml' | 'qwen3-coder' | 'hermes' | 'cline';
+export type CallFormat =
+  | 'xml'
+  | 'json'
+  | 'anthropic-xml'
+  | 'minimax-m2'
+  | 'qwen3-coder'
+  | 'hermes'
+  | 'cline';
 
 export interface ToolCall {
   id: string;

@@ -10,6 +10,8 @@ export function renderInDialect(
   switch (dialect) {
     case 'anthropic-xml':
       return `<function_calls>\n<invoke name="${tool}">\n${entries.map(([k, v]) => `<parameter name="${k}">${v}</parameter>\n`).join('')}</invoke>\n</function_calls>`;
+    case 'minimax-m2':
+      return `<minimax:tool_call>\n<invoke name="${tool}">\n${entries.map(([k, v]) => `<parameter name="${k}">${v}</parameter>\n`).join('')}</invoke>\n</minimax:tool_call>`;
     case 'qwen3-coder':
       return `<tool_call>\n<function=${tool}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
     case 'hermes':

@@ -1,4 +1,4 @@
-import { anthropicXml } from './anthropic-xml.js';
+import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
 import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { createHermesStream, hermes } from './hermes.js';
@@ -8,10 +8,17 @@ export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
 
 /** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
-export type Dialect = 'tagcall' | 'anthropic-xml' | 'qwen3-coder' | 'hermes' | 'cline';
+export type Dialect =
+  | 'tagcall'
+  | 'anthropic-xml'
+  | 'minimax-m2'
+  | 'qwen3-coder'
+  | 'hermes'
+  | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
   'anthropic-xml',
+  'minimax-m2',
   'qwen3-coder',
   'hermes',
   'cline',
@@ -83,6 +90,8 @@ export function blockReaders(
       return [];
     case 'anthropic-xml':
       return [anthropicXml];
+    case 'minimax-m2':
+      return [minimaxM2];
     case 'qwen3-coder':
       return [qwen3Coder, qwen3CoderBare];
     case 'hermes':
@@ -90,6 +99,6 @@ export function blockReaders(
     case 'cline':
       return cline;
     case 'auto':
-      return [anthropicXml, toolCallAuto, qwen3CoderBare, ...cline];
+      return [anthropicXml, minimaxM2, toolCallAuto, qwen3CoderBare, ...cline];
   }
 }

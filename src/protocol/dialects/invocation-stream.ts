@@ -293,7 +293,7 @@ export function createInvocationStream(
 
   function stepBetween(s: string, i: number, offset: number, final: boolean): number {
     const lt = s.indexOf('<', i);
-    if (lt === -1) return endOfInput(s, s.length, offset, final);
+    if (lt === -1) return endOfInput(s.length, offset, final);
     const opening = callTag.read(s, lt, final);
     if (opening === 'partial') return -lt - 1;
     if (opening !== null) {
@@ -334,7 +334,7 @@ export function createInvocationStream(
   function stepInCall(s: string, i: number, offset: number, final: boolean): number {
     const lt = s.indexOf('<', i);
     lineStart = endsAtLineStart(s, i, lt === -1 ? s.length : lt, lineStart);
-    if (lt === -1) return endOfInput(s, s.length, offset, final);
+    if (lt === -1) return endOfInput(s.length, offset, final);
     const opening = parameter.read(s, lt, final);
     if (opening === 'partial') return -lt - 1;
     if (opening !== null) {
@@ -377,7 +377,7 @@ export function createInvocationStream(
   function stepInValue(s: string, i: number, offset: number, final: boolean): number {
     const lt = s.indexOf('<', i);
     writeValue(s.slice(i, lt === -1 ? s.length : lt));
-    if (lt === -1) return endOfInput(s, s.length, offset, final);
+    if (lt === -1) return endOfInput(s.length, offset, final);
     const close = parameter.close(key);
     const closes = startsWithAt(s, lt, close);
     if (closes === null && !final) return -lt - 1;
@@ -430,7 +430,7 @@ export function createInvocationStream(
   }
 
   /** Nothing more in `s`: wait for input, or decide what the end of the input leaves. */
-  function endOfInput(s: string, at: number, offset: number, final: boolean): number {
+  function endOfInput(at: number, offset: number, final: boolean): number {
     if (state === State.InValue) flushValue();
     if (!final) return -at - 1;
     if (state === State.Between && calls > 0 && wrapper !== null) {

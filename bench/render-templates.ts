@@ -1,0 +1,194 @@
+/**
+ * Renders conversations with tool calls through real chat templates (fixtures/templates/,
+ * see SOURCES.md there) with @huggingface/jinja, and keeps each assistant turn as the model
+ * would have written it, with the calls it holds: the dialect fixtures in fixtures/rendered/.
+ *
+ *   npm run fixtures:render     # writes fixtures/rendered/ again
+ *
+ * The values are the hard ones: each format's own closing tags, code with `<` and `&`,
+ * unicode, empty and newline-only values, nested JSON, numbers and booleans.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Template } from '@huggingface/jinja';
+
+const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+export interface ExpectedCall {
+  toolName: string;
+  arguments: { [key: string]: Json };
+}
+
+export const TOOLS = [
+  {
+    name: 'write_file',
+    description: 'Write a file in the workspace.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
+  },
+  {
+    name: 'run',
+    description: 'Run a shell command.',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string' },
+        timeout: { type: 'integer' },
+        background: { type: 'boolean' },
+      },
+      required: ['command'],
+    },
+  },
+  {
+    name: 'search',
+    description: 'Search the code.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        filters: { type: 'object' },
+        limit: { type: 'integer' },
+      },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'note',
+    description: 'Keep a note.',
+    parameters: { type: 'object', properties: { text: { type: 'string' } } },
+  },
+] as const;
+
+const TEST_FILE = [
+  'import { parse } from "../src/parse";',
+  "// Each model's closing tags, in strings: values, not markup.",
+  'const tags = ["</parameter>", "</function>", "</tool_call>", "</invoke>", "</minimax:tool_call>"];',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the written file holds a template literal
+  'if (a < b && b > c) console.log(`${tags.length} tags & more`);',
+  'test("é 🎉 日本語", () => expect(parse("<tool_call>")).toEqual([]));',
+].join('\n');
+
+interface Conversation {
+  name: string;
+  user: string;
+  content: string;
+  reasoning: string;
+  calls: ExpectedCall[];
+}
+
+export const CONVERSATIONS: readonly Conversation[] = [
+  {
+    name: 'closing-tags-in-code',
+    user: 'Add a test for the parser.',
+    content: 'I will write the test file.',
+    reasoning: 'The test must hold every closing tag as a string.',
+    calls: [
+      { toolName: 'write_file', arguments: { path: 'test/parse.test.ts', content: TEST_FILE } },
+    ],
+  },
+  {
+    name: 'numbers-booleans-nested-json',
+    user: 'List the files, and find the parser.',
+    content: 'Two things at once.',
+    reasoning: 'Run ls and search in parallel.',
+    calls: [
+      {
+        toolName: 'run',
+        arguments: { command: 'ls -la && echo "<done>" > out.txt', timeout: 30, background: false },
+      },
+      {
+        toolName: 'search',
+        arguments: {
+          query: 'tool_call </tool_call> parser',
+          filters: { lang: 'ts', paths: ['src', 'test'], exact: true },
+          limit: 5,
+        },
+      },
+    ],
+  },
+  {
+    name: 'empty-newlines-unicode',
+    user: 'Start an empty note and a blank page.',
+    content: '',
+    reasoning: 'Empty values are values too.',
+    calls: [
+      { toolName: 'note', arguments: { text: '' } },
+      { toolName: 'write_file', arguments: { path: 'docs/ünïcödé 日本語 🎉.md', content: '\n\n' } },
+    ],
+  },
+];
+
+/** A template and where, in what it renders, the last assistant turn starts and ends. */
+const TEMPLATES = [
+  {
+    dialect: 'qwen3-coder',
+    file: 'qwen3-coder.jinja',
+    turn: '<|im_start|>assistant',
+    end: '<|im_end|>',
+  },
+  {
+    dialect: 'hermes',
+    file: 'qwen3-hermes.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+  },
+  { dialect: 'minimax-m2', file: 'minimax-m2.jinja', turn: ']~b]ai\n', end: '[e~[' },
+] as const;
+
+export interface Rendered {
+  dialect: (typeof TEMPLATES)[number]['dialect'];
+  name: string;
+  /** The assistant turn as the model writes it. */
+  text: string;
+  calls: ExpectedCall[];
+  reasoning: string;
+}
+
+export function renderAll(): Rendered[] {
+  return TEMPLATES.flatMap(({ dialect, file, turn, end }) => {
+    const template = new Template(readFileSync(join(ROOT, 'templates', file), 'utf8'));
+    return CONVERSATIONS.map((c) => {
+      const prompt = template.render({
+        messages: [
+          { role: 'system', content: 'You are a coding agent.' },
+          { role: 'user', content: c.user },
+          {
+            role: 'assistant',
+            content: c.content,
+            reasoning_content: c.reasoning,
+            tool_calls: c.calls.map((call, i) => ({
+              id: `call_${i}`,
+              type: 'function',
+              function: { name: call.toolName, arguments: call.arguments },
+            })),
+          },
+        ],
+        tools: TOOLS.map((tool) => ({ type: 'function', function: tool })),
+        add_generation_prompt: false,
+      });
+      const from = prompt.lastIndexOf(turn) + turn.length;
+      const text = prompt.slice(from, prompt.indexOf(end, from));
+      return { dialect, name: c.name, text, calls: c.calls, reasoning: c.reasoning };
+    });
+  });
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const out = join(ROOT, 'rendered');
+  rmSync(out, { recursive: true, force: true });
+  for (const r of renderAll()) {
+    mkdirSync(join(out, r.dialect), { recursive: true });
+    writeFileSync(join(out, r.dialect, `${r.name}.txt`), r.text);
+    writeFileSync(
+      join(out, r.dialect, `${r.name}.calls.json`),
+      `${JSON.stringify({ calls: r.calls, reasoning: r.reasoning }, null, 2)}\n`,
+    );
+  }
+  console.log(`wrote ${renderAll().length} renderings to ${out}`);
+}

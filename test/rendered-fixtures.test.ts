@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderAll, TOOLS } from '../bench/render-templates.js';
+import { coerceArguments, type JsonSchema, type ParseOptions, parse } from './support/all.js';
+import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+
+const RENDERED = new URL('../fixtures/rendered/', import.meta.url);
+const renderings = renderAll();
+const schemas = new Map(TOOLS.map((t) => [t.name as string, t.parameters as JsonSchema]));
+
+describe('fixtures rendered from real chat templates', () => {
+  it('are the checked-in files (npm run fixtures:render writes them)', () => {
+    expect(renderings).toHaveLength(9);
+    for (const r of renderings) {
+      const file = new URL(`${r.dialect}/${r.name}`, RENDERED);
+      expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.dialect}/${r.name}`).toBe(r.text);
+      expect(JSON.parse(readFileSync(`${file.pathname}.calls.json`, 'utf8'))).toEqual({
+        calls: r.calls,
+        reasoning: r.reasoning,
+      });
+    }
+  });
+
+  for (const r of renderings) {
+    describe(`${r.dialect}/${r.name}`, () => {
+      for (const dialect of [r.dialect, 'auto'] as const) {
+        const options: ParseOptions = { dialect };
+        it(`reads back the calls the conversation made (dialect ${dialect})`, () => {
+          const result = parse(r.text, options);
+          expect(result.errors).toEqual([]);
+          expect(result.warnings).toEqual([]);
+          expect(
+            result.calls.map((call) => ({
+              toolName: call.toolName,
+              // As the middleware and the proxy do: the tool's schema types the values.
+              arguments: coerceArguments(call.arguments, schemas.get(call.toolName) ?? {}),
+            })),
+          ).toEqual(r.calls);
+          // Thinking, when the template wrote it, comes out as thinking.
+          const thinking = result.thinking.map((t) => t.trim());
+          if (r.text.includes('<think>')) expect(thinking).toEqual([r.reasoning]);
+        });
+      }
+
+      it('reads the same under 300 random chunkings', () => {
+        const options: ParseOptions = { dialect: r.dialect };
+        const whole = parse(r.text, options);
+        fc.assert(
+          fc.property(cutsArbitrary, (cuts) => {
+            expect(feedChunks(splitAt(r.text, cuts), options).result).toEqual(whole);
+          }),
+          { numRuns: 300 },
+        );
+      });
+    });
+  }
+});
