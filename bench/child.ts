@@ -8,6 +8,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runFirstDelta } from './first-delta.js';
 import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
 
@@ -22,6 +23,7 @@ const sections: Record<string, () => unknown> = {
   'token-error': runTokenError,
   'proxy-load': runProxyLoad,
   mining: runMining,
+  'first-delta': runFirstDelta,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

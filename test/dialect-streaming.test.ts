@@ -301,4 +301,20 @@ describe('streaming costs stay linear', () => {
     }, 50_000);
     expect(ratio).toBeLessThan(3);
   });
+
+  it('a Hermes body of n and 2n characters of escapes and quotes, whole and fed 4 at a time', () => {
+    for (const chunk of [0, 4]) {
+      const { ratio } = doublingRatio((n) => {
+        const value = '\\\\\\"</tool_call>\\n'.repeat(n / 16);
+        const text = `<tool_call>{"name": "w", "arguments": {"c": "${value}"}}</tool_call>`;
+        return () => {
+          const parser = createParser({ dialect: 'hermes', onEvent: () => {} });
+          if (chunk === 0) parser.feed(text);
+          else for (let i = 0; i < text.length; i += chunk) parser.feed(text.slice(i, i + chunk));
+          parser.end();
+        };
+      }, 50_000);
+      expect(ratio, `chunk ${chunk}`).toBeLessThan(3);
+    }
+  });
 });

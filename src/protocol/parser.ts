@@ -11,7 +11,7 @@ import {
   blockReaders,
   type Dialect,
 } from './dialects/index.js';
-import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
+import type { ArgumentPath, ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
 
@@ -144,6 +144,7 @@ export function createParser(options: ParserOptions): Parser {
   let blockStart = 0;
   /** Where in `buf` the block's raw text not yet in rawPieces starts, during a block's run. */
   let blockRawFrom = 0;
+  let deltaPath: ArgumentPath = { names: [], indices: [] };
   /** Calls of the open block told to start and not yet ended. */
   const blockCallIds = new Set<string>();
 
@@ -272,7 +273,10 @@ export function createParser(options: ParserOptions): Parser {
       emit({ type: 'tool-name', id, serverName: 'local', toolName });
     },
     delta(id, key, index, text) {
-      emit({ type: 'argument-delta', id, path: { names: [key], indices: [index] }, text });
+      // One path object per value, not per delta: a file body comes in thousands of deltas.
+      if (deltaPath.names[0] !== key || deltaPath.indices[0] !== index)
+        deltaPath = { names: [key], indices: [index] };
+      emit({ type: 'argument-delta', id, path: deltaPath, text });
     },
     warn(code, message, at, id) {
       emit({ type: 'warning', code, message, offset: at, ...(id !== undefined && { callId: id }) });
@@ -752,6 +756,11 @@ export function createParser(options: ParserOptions): Parser {
       if (rawLength + chunk.length >= maxCallBytes || !callParser.streamValue(chunk)) return false;
       pushPiece(rawPieces, chunk);
       rawLength += chunk.length;
+    } else if (state === Top.Block) {
+      const blockEnd = offset + buf.length + chunk.length - blockStart;
+      if (blockEnd >= maxCallBytes || !(blockStream as BlockStream).streamValue(chunk))
+        return false;
+      pushPiece(rawPieces, chunk);
     } else {
       return false;
     }

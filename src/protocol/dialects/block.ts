@@ -59,6 +59,12 @@ export interface BlockFailure {
  */
 export interface BlockStream {
   run(s: string, from: number, offset: number, final: boolean): number;
+  /**
+   * The streaming fast path: when the block is inside a value and `chunk` holds nothing that
+   * could end it, takes it whole as value text and returns true; otherwise false, and the
+   * chunk goes through `run`. Only called when the stream holds nothing back.
+   */
+  streamValue(chunk: string): boolean;
   readonly status: BlockStatus;
   /**
    * Why the block failed (`status` Failed); or, while it is open, ends it with this failure

@@ -69,6 +69,7 @@ export function clineSelfClosingReader(toolName: string): BlockReader {
           status = BlockStatus.Done;
           return from + tag.length;
         },
+        streamValue: () => false,
         get status() {
           return status;
         },

@@ -51,6 +51,7 @@ const toolCallAuto: BlockReader = {
         }
         return inner.run(s, from, offset, final);
       },
+      streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
       get status() {
         return inner?.status ?? BlockStatus.Open;
       },

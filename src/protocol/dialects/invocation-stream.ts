@@ -61,6 +61,8 @@ export interface InvocationForm {
   missingWrapper?: string;
 }
 
+/** `decideInValue`: the `<` is the value's text. */
+const TEXT = Number.MIN_SAFE_INTEGER;
 /** How far past a candidate closing tag the engine looks for what confirms it. */
 const MAX_CONFIRM_BLANKS = 256;
 /** The longest opening tag a reader waits for before deciding it is none. */
@@ -125,11 +127,14 @@ export function createInvocationStream(
   limits: BlockLimits,
 ): BlockStream {
   const { call: callTag, parameter, wrapper } = form;
+  const reopensSecond = parameter.reopens?.charCodeAt(1) ?? -1;
   let state = State.Start;
   let calls = 0;
   let call: OpenCall | null = null;
   /** A call whose close was read; it ends when the next call opens or the block closes. */
-  let closed: (OpenCall & { end: number }) | null = null;
+  let closed: OpenCall | null = null;
+  /** Where the closed call's text ends, unless the block's end extends it. */
+  let closedEnd = 0;
   let key = '';
   let keyIndex = 0;
   let keyStart = 0;
@@ -139,7 +144,7 @@ export function createInvocationStream(
   let failed: BlockFailure | null = null;
   let blockStart = 0;
 
-  function endClosed(end: number = closed?.end ?? 0): void {
+  function endClosed(end: number = closedEnd): void {
     if (closed === null) return;
     sink.end(closed.id, closed.name, closed.args, form.format, end);
     closed = null;
@@ -156,7 +161,8 @@ export function createInvocationStream(
 
   /** The open call's close was read; its text ends at absolute `end`. */
   function closeCall(end: number): void {
-    closed = { ...(call as OpenCall), end };
+    closed = call;
+    closedEnd = end;
     call = null;
     if (wrapper !== null) state = State.Between;
     else {
@@ -374,38 +380,74 @@ export function createInvocationStream(
     return lt + 1;
   }
 
+  /**
+   * A value's text up to the next `<` that ends it (or that more input must decide): the
+   * text is written once per step, not once per `<` (code is full of them).
+   */
   function stepInValue(s: string, i: number, offset: number, final: boolean): number {
-    const lt = s.indexOf('<', i);
-    writeValue(s.slice(i, lt === -1 ? s.length : lt));
-    if (lt === -1) return endOfInput(s.length, offset, final);
+    for (let at = i; ; ) {
+      const lt = s.indexOf('<', at);
+      if (lt === -1) {
+        writeValue(s.slice(i));
+        return endOfInput(s.length, offset, final);
+      }
+      const next = decideInValue(s, i, lt, offset, final);
+      if (next !== TEXT) return next;
+      at = lt + 1;
+    }
+  }
+
+  /** The value's text from `from` up to `lt`, then where the step goes on (or waits: < 0). */
+  function endValueText(s: string, from: number, lt: number, next: number): number {
+    writeValue(s.slice(from, lt));
+    return next;
+  }
+
+  /** What the `<` at `lt` in a value is: TEXT, or (its text written) where the step goes on. */
+  function decideInValue(
+    s: string,
+    from: number,
+    lt: number,
+    offset: number,
+    final: boolean,
+  ): number {
+    // Every tag that can end a value starts `</`, or is the reopening (`<p…`): `a < b` is text.
+    if (lt + 1 < s.length) {
+      const next = s.charCodeAt(lt + 1);
+      if (next !== 0x2f && next !== reopensSecond) return TEXT;
+    }
+    const hold = -lt - 1;
     const close = parameter.close(key);
     const closes = startsWithAt(s, lt, close);
-    if (closes === null && !final) return -lt - 1;
+    if (closes === null && !final) return endValueText(s, from, lt, hold);
     if (closes === true) {
       const confirmed = confirmsParameterClose(s, lt + close.length, final);
-      if (confirmed === null) return -lt - 1;
+      if (confirmed === null) return endValueText(s, from, lt, hold);
       if (confirmed) {
+        endValueText(s, from, lt, 0);
         closeValue();
         lineStart = false;
         return lt + close.length;
       }
     }
-    if (parameter.reopens !== null && lineStart) {
+    if (parameter.reopens !== null && endsAtLineStart(s, from, lt, lineStart)) {
       const reopens = startsWithAt(s, lt, parameter.reopens);
-      if (reopens === null && !final) return -lt - 1;
+      if (reopens === null && !final) return endValueText(s, from, lt, hold);
       if (reopens === true) {
+        endValueText(s, from, lt, 0);
         warnUnclosedParameter(parameter.reopens);
         closeValue();
         return lt;
       }
     }
     const callClose = startsWithAt(s, lt, callTag.close);
-    if (callClose === null && !final) return -lt - 1;
+    if (callClose === null && !final) return endValueText(s, from, lt, hold);
     if (callClose === true) {
       const end = lt + callTag.close.length;
       const confirmed = confirmsCallClose(s, end, final);
-      if (confirmed === null) return -lt - 1;
+      if (confirmed === null) return endValueText(s, from, lt, hold);
       if (confirmed) {
+        endValueText(s, from, lt, 0);
         warnUnclosedParameter(callTag.close);
         closeValue();
         closeCall(offset + end);
@@ -414,19 +456,19 @@ export function createInvocationStream(
     }
     if (wrapper !== null) {
       const blockClose = startsWithAt(s, lt, wrapper.close);
-      if (blockClose === null && !final) return -lt - 1;
+      if (blockClose === null && !final) return endValueText(s, from, lt, hold);
       if (blockClose === true) {
         const confirmed = confirmsBlockCloseInValue(s, lt + wrapper.close.length, final);
-        if (confirmed === null) return -lt - 1;
+        if (confirmed === null) return endValueText(s, from, lt, hold);
         if (confirmed) {
+          endValueText(s, from, lt, 0);
           warnUnclosedParameter(wrapper.close);
           closeValue();
           return lt;
         }
       }
     }
-    writeValue('<');
-    return lt + 1;
+    return TEXT;
   }
 
   /** Nothing more in `s`: wait for input, or decide what the end of the input leaves. */
@@ -493,6 +535,12 @@ export function createInvocationStream(
         }
         i = next;
       }
+    },
+    streamValue(chunk) {
+      if (state !== State.InValue || chunk.indexOf('<') !== -1) return false;
+      writeValue(chunk);
+      flushValue();
+      return true;
     },
     get status() {
       if (state === State.Done) return BlockStatus.Done;

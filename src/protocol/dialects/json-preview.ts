@@ -11,6 +11,9 @@ enum Role {
   Argument = 3,
 }
 
+/** Where a run of plain characters in a string ends. */
+const PLAIN_END = /["\\]/g;
+
 const ESCAPES: Record<string, string> = {
   '"': '"',
   '\\': '\\',
@@ -68,8 +71,8 @@ export class JsonPreview {
         else if (c === '"') this.#endString();
         else {
           // A run of plain characters at once.
-          let end = k + 1;
-          while (end < text.length && text[end] !== '"' && text[end] !== '\\') end++;
+          PLAIN_END.lastIndex = k + 1;
+          const end = PLAIN_END.test(text) ? PLAIN_END.lastIndex - 1 : text.length;
           this.#stringText(text.slice(k, end));
           k = end - 1;
         }
