@@ -4,6 +4,7 @@ import {
   createArgumentsTree,
   FrameKind,
 } from './arguments-tree.js';
+import { CDATA_OPEN, unwrapCdata } from './cdata.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWhitespace } from './chars.js';
 import { decodeEntities, LITERAL, NEED_MORE, readEntity } from './entities.js';
 import type {
@@ -15,6 +16,7 @@ import type {
   ToolArguments,
 } from './events.js';
 import { readJsonCall } from './json-call.js';
+import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { readTag, startsWithAt, type Tag, TagKind } from './tag.js';
 
 export enum CallStatus {
@@ -50,7 +52,6 @@ function closeTarget(t: ArgumentsTree, name: string): number {
 
 /** How far past a candidate closing tag the parser looks for what confirms it. */
 const MAX_CONFIRM_WHITESPACE = 256;
-const CDATA_OPEN = '<![CDATA[';
 const TOOL_CLOSE = '</tool>';
 
 export interface CallParserOptions {
@@ -88,11 +89,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
 
   let fieldName = '';
   let fieldPieces: string[] = [];
-  let jsonPieces: string[] = [];
-  let jsonStart = 0;
-  let jsonDepth = 0;
-  let jsonInString = false;
-  let jsonEscape = false;
+  const jsonBody = new JsonFormBody();
   let jsonArguments: ToolArguments | null = null;
   let jsonEndOffset = 0;
   let fieldOffset = 0;
@@ -119,10 +116,6 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     strayWarned = false;
     failure = null;
     fieldPieces = [];
-    jsonPieces = [];
-    jsonDepth = 0;
-    jsonInString = false;
-    jsonEscape = false;
     jsonArguments = null;
     deltaPath = null;
     deltaText = '';
@@ -432,7 +425,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     if (c === Char.OpenBrace && !sawChild && format === 'xml') {
       format = 'json';
       state = State.Json;
-      jsonStart = offset + i;
+      jsonBody.begin(offset + i);
       return i;
     }
     if (c !== Char.Lt) {
@@ -531,36 +524,13 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   }
 
   function runJson(buf: string, i: number, offset: number, final: boolean): number {
-    const n = buf.length;
-    const start = i;
-    for (; i < n; i++) {
-      const c = buf.charCodeAt(i);
-      if (jsonInString) {
-        if (jsonEscape) jsonEscape = false;
-        else if (c === Char.Backslash) jsonEscape = true;
-        else if (c === Char.Quote) jsonInString = false;
-      } else if (c === Char.Quote) jsonInString = true;
-      else if (c === Char.OpenBrace || c === Char.OpenBracket) jsonDepth++;
-      else if (c === Char.CloseBrace || c === Char.CloseBracket) {
-        jsonDepth--;
-        if (jsonDepth === 0) {
-          jsonPieces.push(buf.slice(start, i + 1));
-          state = State.JsonTail;
-          return i + 1;
-        }
-      } else if (c === Char.Lt) {
-        // `<` cannot stand outside a JSON string: a `</tool>` here ends a broken object.
-        const close = startsWithAt(buf, i, TOOL_CLOSE);
-        if (close === null && !final) break;
-        if (close === true) {
-          jsonPieces.push(buf.slice(start, i));
-          finishJson(offset + i);
-          return i + TOOL_CLOSE.length;
-        }
-      }
+    const next = jsonBody.run(buf, i, final);
+    if (jsonBody.ended === JsonFormEnd.Object) state = State.JsonTail;
+    else if (jsonBody.ended === JsonFormEnd.ToolClose) {
+      finishJson(offset + next);
+      return next + TOOL_CLOSE.length;
     }
-    jsonPieces.push(buf.slice(start, i));
-    return i;
+    return next;
   }
 
   function runJsonTail(buf: string, i: number, offset: number, final: boolean): number {
@@ -579,8 +549,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   }
 
   function finishJson(closeOffset: number): void {
-    const json = jsonPieces.join('');
-    jsonPieces = [];
+    const json = jsonBody.take();
+    const jsonStart = jsonBody.start;
     const result = readJsonCall(json, options.maxDepth);
     if (!result.ok) {
       fail(
@@ -601,7 +571,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       'the JSON form of <tool> is deprecated; write XML elements',
       jsonStart,
     );
-    if (result.repaired !== undefined) warn('repaired-json', result.repaired, jsonStart);
+    if (result.repaired !== undefined)
+      warn('repaired-json', result.repaired, jsonStart + (result.position ?? 0));
     status = CallStatus.Done;
     jsonEndOffset = closeOffset;
   }
@@ -717,23 +688,3 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
 }
 
 export type CallParser = ReturnType<typeof createCallParser>;
-
-const CDATA_CLOSE = ']]>';
-
-/**
- * The text of a name field with its CDATA sections unwrapped, in one pass: a regular
- * expression retried at each of thousands of unclosed `<![CDATA[` is quadratic.
- */
-function unwrapCdata(raw: string): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = raw.indexOf(CDATA_OPEN, at);
-    if (open === -1) break;
-    const close = raw.indexOf(CDATA_CLOSE, open + CDATA_OPEN.length);
-    if (close === -1) break;
-    out += raw.slice(at, open) + raw.slice(open + CDATA_OPEN.length, close);
-    at = close + CDATA_CLOSE.length;
-  }
-  return out + raw.slice(at);
-}

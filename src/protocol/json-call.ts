@@ -12,8 +12,9 @@ export type JsonCallResult =
       serverName: string | undefined;
       toolName: string | undefined;
       arguments: ToolArguments;
-      /** Why the JSON needed repair, when it did. */
+      /** Why the JSON needed repair, when it did, and where strict parsing stopped. */
       repaired?: string;
+      position?: number;
     }
   | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
 
@@ -176,7 +177,7 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
     serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
     toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
     arguments: args.arguments,
-    ...(read.repaired !== undefined && { repaired: read.repaired }),
+    ...(read.repaired !== undefined && { repaired: read.repaired, position: read.position }),
   };
 }
 

@@ -1,18 +1,13 @@
 import type { ArgumentSchema } from './arguments-tree.js';
+import { createBlockRunner } from './block-runner.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
 import { CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
-import type { BlockFailure } from './dialects/block.js';
-import {
-  type BlockReader,
-  type BlockSink,
-  BlockStatus,
-  type BlockStream,
-  blockReaders,
-  type Dialect,
-} from './dialects/index.js';
-import type { ArgumentPath, ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
+import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
+import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
+import { Fence } from './fence.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
+import { PrefilledStart } from './prefilled-thinking.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
 
 /**
@@ -120,11 +115,7 @@ export function createParser(options: ParserOptions): Parser {
   /** Start (in `buf`) of text consumed but not yet emitted, or -1. */
   let textStart = -1;
 
-  let inFence = false;
-  let fenceChar = 0;
-  let fenceLength = 0;
-  /** The fence holds only calls and blank lines so far: a `<tool>` line in it is a call. */
-  let fenceCallable = false;
+  const fence = new Fence(MAX_LINE_LOOKAHEAD);
 
   let thinkClose = THINK_CLOSE;
   let bracketAt = 0;
@@ -140,19 +131,14 @@ export function createParser(options: ParserOptions): Parser {
   let rawUnpushedFrom = -1;
   let callCount = 0;
 
-  let blockStream: BlockStream | null = null;
-  let blockStart = 0;
-  /** Where in `buf` the block's raw text not yet in rawPieces starts, during a block's run. */
-  let blockRawFrom = 0;
-  let deltaPath: ArgumentPath = { names: [], indices: [] };
-  /** Calls of the open block told to start and not yet ended. */
-  const blockCallIds = new Set<string>();
+  const blocks = createBlockRunner({
+    limits,
+    maxCallBytes,
+    nextId: () => generateId(callCount++),
+    emit,
+  });
 
-  // Pre-filled thinking, 'auto': until decided, events queue up and the chunks are kept, so
-  // the start can still turn into one thinking block.
-  let undecided = false;
-  let queue: ParserEvent[] = [];
-  let startChunks: string[] = [];
+  const prefilledStart = new PrefilledStart(onEvent);
   let started = false;
 
   /** Where the next `</think>` is in `buf`, found once per buffer: every line asks. */
@@ -173,8 +159,7 @@ export function createParser(options: ParserOptions): Parser {
   }
 
   function emit(event: ParserEvent): void {
-    if (undecided) queue.push(event);
-    else onEvent(event);
+    prefilledStart.emit(event);
   }
 
   function flushText(end: number): void {
@@ -188,30 +173,19 @@ export function createParser(options: ParserOptions): Parser {
   }
 
   function decideNotPrefilled(): void {
-    if (!undecided) return;
-    undecided = false;
-    startChunks = [];
-    const events = queue;
-    queue = [];
-    for (const event of events) onEvent(event);
+    prefilledStart.decideNot();
   }
 
   /** A `</think>` at absolute `at` ends a pre-filled thinking block that began the input. */
   function decidePrefilled(at: number): void {
-    undecided = false;
-    const thinking = startChunks.join('').slice(0, at);
-    startChunks = [];
-    queue = [];
     textStart = -1;
-    inFence = false;
-    onEvent({ type: 'thinking-start', offset: 0, format: 'prefilled' });
-    if (thinking !== '') onEvent({ type: 'thinking-delta', text: thinking });
-    onEvent({ type: 'thinking-end', offset: at + THINK_CLOSE.length });
+    fence.reset();
+    prefilledStart.decide(at, THINK_CLOSE.length);
   }
 
-  function start(): void {
+  function begin(): void {
     started = true;
-    if (prefilled === 'auto') undecided = true;
+    if (prefilled === 'auto') prefilledStart.begin();
     else if (prefilled === 'always') {
       onEvent({ type: 'thinking-start', offset: 0, format: 'prefilled' });
       thinkClose = THINK_CLOSE;
@@ -261,132 +235,20 @@ export function createParser(options: ParserOptions): Parser {
     state = Top.MidLine;
   }
 
-  /** Where a dialect block's events go: the parser gives ids, offsets and raw text. */
-  const blockSink: BlockSink = {
-    start() {
-      const id = generateId(callCount++);
-      blockCallIds.add(id);
-      emit({ type: 'tool-start', id, offset: callStart });
-      return id;
-    },
-    name(id, toolName) {
-      emit({ type: 'tool-name', id, serverName: 'local', toolName });
-    },
-    delta(id, key, index, text) {
-      // One path object per value, not per delta: a file body comes in thousands of deltas.
-      if (deltaPath.names[0] !== key || deltaPath.indices[0] !== index)
-        deltaPath = { names: [key], indices: [index] };
-      emit({ type: 'argument-delta', id, path: deltaPath, text });
-    },
-    warn(code, message, at, id) {
-      emit({ type: 'warning', code, message, offset: at, ...(id !== undefined && { callId: id }) });
-    },
-    end(id, toolName, args, format, end) {
-      blockCallIds.delete(id);
-      // The raw text so far is in rawPieces up to `offset + blockRawFrom`, then in `buf`.
-      let raw: string;
-      let rest = '';
-      if (end >= offset + blockRawFrom) {
-        pushPiece(rawPieces, buf.slice(blockRawFrom, end - offset));
-        blockRawFrom = end - offset;
-        raw = joinPieces(rawPieces);
-      } else {
-        const joined = joinPieces(rawPieces);
-        raw = joined.slice(0, end - callStart);
-        rest = joined.slice(end - callStart);
-      }
-      emit({
-        type: 'tool-end',
-        call: {
-          id,
-          serverName: 'local',
-          toolName,
-          arguments: args,
-          format,
-          raw,
-          start: callStart,
-          end,
-        },
-      });
-      callStart = end;
-      rawPieces = createPieces();
-      if (rest !== '') pushPiece(rawPieces, rest);
-    },
-    drop(id, code, message, at) {
-      blockCallIds.delete(id);
-      emit({ type: 'error', code, message, offset: at, callId: id });
-    },
-  };
-
   function beginBlock(at: number, reader: BlockReader): void {
     flushText(at);
     decideNotPrefilled();
-    blockStart = offset + at;
-    callStart = blockStart;
-    // The block's text gathers in rawPieces, as a call's does (only one is open at a time).
-    rawPieces = createPieces();
-    blockStream = reader.stream(blockSink, limits);
+    blocks.begin(reader, offset + at);
     pos = at;
     state = Top.Block;
   }
 
-  /** What is left of a dialect block is no call: the error, then its text back into the output. */
-  function failBlock(failure: BlockFailure): void {
-    const raw = joinPieces(rawPieces);
-    blockCallIds.delete(failure.callId ?? '');
-    emit({
-      type: 'error',
-      code: failure.code,
-      message: failure.message,
-      offset: failure.offset,
-      ...(failure.callId !== undefined && { callId: failure.callId }),
-      ...(failure.partial !== undefined && { partial: { ...failure.partial, raw } }),
-    });
-    // A call told to start that the block never ended is no call either.
-    for (const id of blockCallIds)
-      emit({
-        type: 'error',
-        code: failure.code,
-        message: failure.message,
-        offset: failure.offset,
-        callId: id,
-      });
-    blockCallIds.clear();
-    if (raw !== '') emit({ type: 'text', text: raw });
-    endCall();
-  }
-
-  /** Runs a dialect block's stream over the buffer, within the block's length cap. */
+  /** Runs the open dialect block over the buffer; returns false when it waits for input. */
   function stepBlock(final: boolean): boolean {
-    const stream = blockStream as BlockStream;
-    blockRawFrom = pos;
-    // The block may be at most maxCallBytes long, measured from its start: chunk-independent.
-    const capEnd = blockStart + maxCallBytes - offset;
-    const capped = buf.length >= capEnd;
-    pos = stream.run(capped ? buf.slice(0, capEnd) : buf, pos, offset, final && !capped);
-    if (pos > blockRawFrom) pushPiece(rawPieces, buf.slice(blockRawFrom, pos));
-    switch (stream.status) {
-      case BlockStatus.Done:
-        endCall();
-        return true;
-      case BlockStatus.Failed:
-        failBlock(stream.stop('incomplete-tool-call', '', offset + pos));
-        return true;
-      case BlockStatus.Open:
-        if (capped) {
-          pushPiece(rawPieces, buf.slice(pos, capEnd));
-          pos = capEnd;
-          failBlock(
-            stream.stop(
-              'max-call-bytes-exceeded',
-              `the block is longer than ${maxCallBytes} characters; split the work into smaller calls`,
-              blockStart + maxCallBytes,
-            ),
-          );
-          return true;
-        }
-        return false;
-    }
+    pos = blocks.run(buf, pos, offset, final);
+    if (blocks.open) return false;
+    state = Top.MidLine;
+    return true;
   }
 
   /** Advances the call parser; returns false when it waits for input. */
@@ -472,11 +334,11 @@ export function createParser(options: ParserOptions): Parser {
     }
     if (c === Char.Lt) {
       const tool = readsTool ? startsWithAt(buf, i, TOOL_OPEN) : false;
-      if (tool === true && (!inFence || fenceCallable)) {
+      if (tool === true && (!fence.open || fence.callable)) {
         beginCall(i);
         return true;
       }
-      if (!inFence || fenceCallable) {
+      if (!fence.open || fence.callable) {
         let waiting = false;
         for (const reader of readers) {
           const opens = startsWithAt(buf, i, reader.open);
@@ -488,7 +350,7 @@ export function createParser(options: ParserOptions): Parser {
         }
         if (waiting && !final) return false;
       }
-      if (!inFence) {
+      if (!fence.open) {
         const think = startsWithAt(buf, i, THINK_OPEN);
         const thinking = startsWithAt(buf, i, THINKING_OPEN);
         if (think === true || thinking === true) {
@@ -501,53 +363,23 @@ export function createParser(options: ParserOptions): Parser {
           return true;
         }
         if (!final && (think === null || thinking === null || tool === null)) return false;
-      } else if (!final && tool === null && fenceCallable) return false;
-    } else if (c === Char.OpenBracket && !inFence) {
+      } else if (!final && tool === null && fence.callable) return false;
+    } else if (c === Char.OpenBracket && !fence.open) {
       flushText(i);
       bracketAt = offset + i;
       pos = i;
       state = Top.Bracket;
       return true;
     } else if (c === Char.Backtick || c === Char.Tilde) {
-      const marker = stepFenceLine(i, c, final);
+      const marker = fence.line(buf, i, c, final);
       if (marker === null) return false;
       if (marker) {
         state = Top.MidLine;
         return true;
       }
     }
-    if (inFence) fenceCallable = false;
+    if (fence.open) fence.callable = false;
     state = Top.MidLine;
-    return true;
-  }
-
-  /**
-   * A line that starts with backticks or tildes: true when it opens or closes a fence, false
-   * when it is content, null when the input ends before that is decided.
-   */
-  function stepFenceLine(i: number, c: number, final: boolean): boolean | null {
-    const n = buf.length;
-    let k = i;
-    // The marker line is held only while it could still be a fence: a bounded look.
-    const limit = i + MAX_LINE_LOOKAHEAD;
-    while (k < n && k < limit && buf.charCodeAt(k) === c) k++;
-    if (k >= limit) return false;
-    if (k >= n && !final) return null;
-    const run = k - i;
-    if (run < 3) return false;
-    if (!inFence) {
-      inFence = true;
-      fenceChar = c;
-      fenceLength = run;
-      fenceCallable = true;
-      return true;
-    }
-    if (c !== fenceChar || run < fenceLength) return false;
-    while (k < n && k < limit && isSpaceOrTab(buf.charCodeAt(k))) k++;
-    if (k >= limit) return false;
-    if (k >= n && !final) return null;
-    if (k < n && !isLineEnd(buf.charCodeAt(k))) return false;
-    inFence = false;
     return true;
   }
 
@@ -556,7 +388,7 @@ export function createParser(options: ParserOptions): Parser {
    * fences, or null.
    */
   function findAnywhere(end: number): { at: number; reader: BlockReader } | null {
-    if (anywhere.length === 0 || inFence) return null;
+    if (anywhere.length === 0 || fence.open) return null;
     let found: { at: number; reader: BlockReader } | null = null;
     for (const [k, reader] of anywhere.entries()) {
       // Searched once per buffer, as `</think>` is: every line asks, and a search to the end
@@ -582,17 +414,17 @@ export function createParser(options: ParserOptions): Parser {
     let end = newline === -1 ? n : newline + 1;
     const opening = findAnywhere(end);
     if (opening !== null) {
-      const close = undecided ? findThinkClose() : -1;
+      const close = prefilledStart.undecided ? findThinkClose() : -1;
       if (close === -1 || close > opening.at || offset + close > maxHold) {
         markText(pos);
         beginBlock(opening.at, opening.reader);
         return true;
       }
-    } else if (newline === -1 && !final && anywhere.length > 0 && !inFence) {
+    } else if (newline === -1 && !final && anywhere.length > 0 && !fence.open) {
       // Keep a partial opening at the end for the next chunk.
       for (const reader of anywhere) end = Math.min(end, partialSuffixStart(buf, pos, reader.open));
     }
-    if (undecided) {
+    if (prefilledStart.undecided) {
       const close = findThinkClose();
       if (close !== -1 && close < end && offset + close <= maxHold) {
         markText(pos);
@@ -610,7 +442,7 @@ export function createParser(options: ParserOptions): Parser {
       markText(pos);
       pos = end;
     }
-    if (undecided && offset + pos > maxHold) decideNotPrefilled();
+    if (prefilledStart.undecided && offset + pos > maxHold) decideNotPrefilled();
     if (newline === -1 || end <= newline) return false;
     state = Top.LineStart;
     return true;
@@ -716,19 +548,15 @@ export function createParser(options: ParserOptions): Parser {
     offset = 0;
     state = Top.LineStart;
     textStart = -1;
-    inFence = false;
-    fenceCallable = false;
+    fence.reset();
     pending = null;
     pendingLength = 0;
     rawUnpushedFrom = -1;
     rawPieces = createPieces();
     rawLength = 0;
     callCount = 0;
-    blockStream = null;
-    blockCallIds.clear();
-    undecided = false;
-    queue = [];
-    startChunks = [];
+    blocks.reset();
+    prefilledStart.reset();
     started = false;
     matcher.reset();
   }
@@ -741,26 +569,24 @@ export function createParser(options: ParserOptions): Parser {
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine || state === Top.LineStart) {
       // A special-token block can open anywhere: a chunk with a `<` takes the full path.
-      if (anywhere.length > 0 && !inFence && chunk.indexOf('<') !== -1) return false;
+      if (anywhere.length > 0 && !fence.open && chunk.indexOf('<') !== -1) return false;
       const lineStart = proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
-      if (undecided) {
+      if (prefilledStart.undecided) {
         // Without a `<` the chunk cannot hold (the start of) a `</think>`.
         if (chunk.indexOf('<') !== -1) return false;
-        startChunks.push(chunk);
+        prefilledStart.keep(chunk);
       }
       emit({ type: 'text', text: chunk });
       state = lineStart ? Top.LineStart : Top.MidLine;
-      if (undecided && offset + buf.length + chunk.length > maxHold) decideNotPrefilled();
+      if (prefilledStart.undecided && offset + buf.length + chunk.length > maxHold)
+        decideNotPrefilled();
     } else if (state === Top.Call) {
       if (rawLength + chunk.length >= maxCallBytes || !callParser.streamValue(chunk)) return false;
       pushPiece(rawPieces, chunk);
       rawLength += chunk.length;
     } else if (state === Top.Block) {
-      const blockEnd = offset + buf.length + chunk.length - blockStart;
-      if (blockEnd >= maxCallBytes || !(blockStream as BlockStream).streamValue(chunk))
-        return false;
-      pushPiece(rawPieces, chunk);
+      if (!blocks.streamValue(chunk, offset + buf.length + chunk.length)) return false;
     } else {
       return false;
     }
@@ -780,7 +606,7 @@ export function createParser(options: ParserOptions): Parser {
   function proseLineStarts(chunk: string, atLineStart: boolean): boolean | null {
     let k = chunk.indexOf('\n');
     if (k === -1 && !atLineStart) return false;
-    if (inFence && fenceCallable) return null;
+    if (fence.open && fence.callable) return null;
     if (atLineStart && !isPlainLineStart(chunk.charCodeAt(0))) return null;
     while (k !== -1) {
       if (k === chunk.length - 1) return true;
@@ -791,8 +617,8 @@ export function createParser(options: ParserOptions): Parser {
   }
 
   function take(chunk: string): void {
-    if (!started) start();
-    if (undecided) startChunks.push(chunk);
+    if (!started) begin();
+    prefilledStart.keep(chunk);
     if (pending !== null) {
       const chunkStart = offset + buf.length + pendingLength;
       pending.push(chunk);
@@ -821,7 +647,7 @@ export function createParser(options: ParserOptions): Parser {
       if (pending === null) run(false);
     },
     end(): void {
-      if (!started) start();
+      if (!started) begin();
       if (pending !== null) {
         const rest = pending.join('');
         pending = null;
