@@ -72,6 +72,29 @@ describe('a special token opens a call anywhere in a line', () => {
     expect(read(qwenMidLine, qwen).calls).toMatchObject([{ toolName: 'ls' }]);
   });
 
+  it('a Cline tool tag opens mid-line only when its first parameter follows (blanks allowed)', () => {
+    const cline = { dialect: 'cline', toolNames: ['read_file', 'write_to_file'] } as const;
+    for (const text of [
+      'Let me read it. <read_file><path>a.ts</path></read_file>\nDone.\n',
+      'Let me read it. <read_file>\n  <path>a.ts</path>\n</read_file>\nDone.\n',
+    ]) {
+      const { calls, text: prose } = read(text, cline);
+      expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+        ['read_file', { path: 'a.ts' }],
+      ]);
+      expect(prose).toBe('Let me read it. \nDone.\n');
+    }
+    for (const text of [
+      'Use the <read_file> tool to read files.\n',
+      'Use <read_file> then <write_to_file>.\n',
+      'It ends with <read_file>',
+    ]) {
+      const { calls, text: prose } = read(text, cline);
+      expect(calls).toEqual([]);
+      expect(prose).toBe(text);
+    }
+  });
+
   it('<tool> keeps the line-start rule, and a fence keeps its contents text', () => {
     expect(read('Say <tool> in prose.\n', { dialect: 'auto' }).calls).toEqual([]);
     const fenced = '```\nexample: <tool_call>{"name": "x"}</tool_call>\n```\n';

@@ -100,7 +100,7 @@ export function createParser(options: ParserOptions): Parser {
   const dialect = options.dialect ?? 'tagcall';
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
-  const anywhere = readers.filter((r) => r.anywhere === true);
+  const anywhere = readers.filter((r) => r.anywhere === true || r.midLine !== undefined);
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -387,9 +387,12 @@ export function createParser(options: ParserOptions): Parser {
    * The earliest opening of a special-token block (`anywhere`) in `buf[pos, end)`, outside
    * fences, or null.
    */
-  function findAnywhere(end: number): { at: number; reader: BlockReader } | null {
+  function findAnywhere(
+    end: number,
+    final: boolean,
+  ): { at: number; reader: BlockReader; undecided: boolean } | null {
     if (anywhere.length === 0 || fence.open) return null;
-    let found: { at: number; reader: BlockReader } | null = null;
+    let found: { at: number; reader: BlockReader; undecided: boolean } | null = null;
     for (const [k, reader] of anywhere.entries()) {
       // Searched once per buffer, as `</think>` is: every line asks, and a search to the end
       // of the buffer per line is quadratic on a long reply.
@@ -398,8 +401,16 @@ export function createParser(options: ParserOptions): Parser {
         memo.version = bufVersion;
         memo.at = buf.indexOf(reader.open, pos);
       }
+      // An opening that opens mid-line only when what follows confirms it (Cline's tags).
+      let undecided = false;
+      while (memo.at !== -1 && memo.at < end && reader.midLine !== undefined) {
+        const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
+        if (confirmed === null) undecided = true;
+        if (confirmed !== false) break;
+        memo.at = buf.indexOf(reader.open, memo.at + 1);
+      }
       if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
-        found = { at: memo.at, reader };
+        found = { at: memo.at, reader, undecided };
     }
     return found;
   }
@@ -412,8 +423,11 @@ export function createParser(options: ParserOptions): Parser {
     const n = buf.length;
     const newline = buf.indexOf('\n', pos);
     let end = newline === -1 ? n : newline + 1;
-    const opening = findAnywhere(end);
-    if (opening !== null) {
+    const opening = findAnywhere(end, final);
+    if (opening?.undecided) {
+      // What follows it decides whether it opens a call: the text waits there.
+      end = opening.at;
+    } else if (opening !== null) {
       const close = prefilledStart.undecided ? findThinkClose() : -1;
       if (close === -1 || close > opening.at || offset + close > maxHold) {
         markText(pos);

@@ -107,6 +107,12 @@ export interface BlockReader {
    * fences), not only at a line start.
    */
   anywhere?: boolean;
+  /**
+   * For an opening that is no special token: whether, in the middle of a line, what follows
+   * it (from `after`) confirms it opens a block; null when more input decides. Absent: it
+   * opens only at a line start (or anywhere, with `anywhere`).
+   */
+  midLine?: (s: string, after: number, final: boolean) => boolean | null;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

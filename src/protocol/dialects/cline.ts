@@ -1,6 +1,6 @@
 import { createObject } from '../arguments-tree.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
-import { type BlockReader, BlockStatus, type BlockStream } from './block.js';
+import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
 import {
   createInvocationStream,
   type InvocationForm,
@@ -48,7 +48,28 @@ export function clineReader(toolName: string): BlockReader {
     value: (key) => (VERBATIM.has(key) ? 'newlines' : 'trim'),
     empty: `${open} holds no call`,
   };
-  return { open, stream: (sink, limits) => createInvocationStream(form, sink, limits) };
+  return {
+    open,
+    midLine: opensMidLine,
+    stream: (sink, limits) => createInvocationStream(form, sink, limits),
+  };
+}
+
+/** How many blanks may stand between a Cline tool tag and its first parameter mid-line. */
+const MAX_BLANKS = 256;
+
+/**
+ * A Cline tool tag in the middle of a line opens a call only when a parameter tag follows it
+ * directly (blanks and newlines allowed): prose names tools (`use <read_file> to …`).
+ */
+function opensMidLine(s: string, after: number, final: boolean): boolean | null {
+  const limit = after + MAX_BLANKS;
+  const next = skipBlanks(s, after, Math.min(s.length, limit));
+  if (next >= limit) return false;
+  if (next >= s.length) return final ? false : null;
+  const parameter = readParameter(s, next, final);
+  if (parameter === 'partial') return null;
+  return parameter !== null;
 }
 
 /**
