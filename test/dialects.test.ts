@@ -10,23 +10,26 @@ import { renderInDialect } from './support/dialect-render.js';
 const DIALECTS_DIR = fileURLToPath(new URL('../fixtures/dialects/', import.meta.url));
 
 function fixtures() {
-  return readdirSync(DIALECTS_DIR).flatMap((dialect) => {
-    const dir = join(DIALECTS_DIR, dialect);
-    const toolsFile = join(dir, 'tools.json');
-    const options: ParseOptions = {
-      dialect: dialect as Dialect | 'auto',
-      ...(existsSync(toolsFile) && { toolNames: JSON.parse(readFileSync(toolsFile, 'utf8')) }),
-    };
-    return readdirSync(dir)
-      .filter((file) => file.endsWith('.txt'))
-      .sort()
-      .map((file) => ({
-        name: `${dialect}/${file.slice(0, -4)}`,
-        expected: join(dir, `${file.slice(0, -4)}.expected.json`),
-        text: readFileSync(join(dir, file), 'utf8'),
-        options,
-      }));
-  });
+  return readdirSync(DIALECTS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .flatMap((dialect) => {
+      const dir = join(DIALECTS_DIR, dialect);
+      const toolsFile = join(dir, 'tools.json');
+      const options: ParseOptions = {
+        dialect: dialect as Dialect | 'auto',
+        ...(existsSync(toolsFile) && { toolNames: JSON.parse(readFileSync(toolsFile, 'utf8')) }),
+      };
+      return readdirSync(dir)
+        .filter((file) => file.endsWith('.txt'))
+        .sort()
+        .map((file) => ({
+          name: `${dialect}/${file.slice(0, -4)}`,
+          expected: join(dir, `${file.slice(0, -4)}.expected.json`),
+          text: readFileSync(join(dir, file), 'utf8'),
+          options,
+        }));
+    });
 }
 
 describe('dialect fixtures parse as their .expected.json says', () => {

@@ -59,6 +59,11 @@ export interface InvocationForm {
   empty: string;
   /** A form that is another one without its wrapper: read, with this `missing-wrapper` warning. */
   missingWrapper?: string;
+  /**
+   * Such a form's wrapper close, which models still write after the call (`</tool_call>`):
+   * when it follows the call (blanks allowed), it is the call's text, not stray text.
+   */
+  orphanClose?: string;
 }
 
 /** `decideInValue`: the `<` is the value's text. */
@@ -93,6 +98,8 @@ enum State {
   InValue = 3,
   Done = 4,
   Failed = 5,
+  /** A call without its wrapper closed: an orphan close of the wrapper may follow. */
+  Trailer = 6,
 }
 
 interface OpenCall {
@@ -165,10 +172,28 @@ export function createInvocationStream(
     closedEnd = end;
     call = null;
     if (wrapper !== null) state = State.Between;
+    else if (form.orphanClose !== undefined) state = State.Trailer;
     else {
       endClosed();
       state = State.Done;
     }
+  }
+
+  /** After a call written without its wrapper: the wrapper's close, if it follows, is its own. */
+  function stepTrailer(s: string, i: number, offset: number, final: boolean): number {
+    const orphan = form.orphanClose as string;
+    const j = afterBlanks(s, i);
+    const closes = j === -1 ? false : startsWithAt(s, j, orphan);
+    if (closes === true) {
+      endClosed(offset + j + orphan.length);
+      state = State.Done;
+      return j + orphan.length;
+    }
+    // Blanks up to the end of the input, or a partial close: more input decides.
+    if (!final && (closes === null || j >= s.length)) return -i - 1;
+    endClosed();
+    state = State.Done;
+    return i;
   }
 
   function fail(code: ParseErrorCode, message: string, offset: number): void {
@@ -525,6 +550,9 @@ export function createInvocationStream(
             break;
           case State.InValue:
             next = stepInValue(s, i, offset, final);
+            break;
+          case State.Trailer:
+            next = stepTrailer(s, i, offset, final);
             break;
           default:
             return i;

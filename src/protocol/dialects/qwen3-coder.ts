@@ -37,12 +37,14 @@ const BARE: InvocationForm = {
   ...FORM,
   wrapper: null,
   missingWrapper: 'write the call inside <tool_call> … </tool_call>',
+  orphanClose: '</tool_call>',
 };
 
 /**
  * `<function=name>…</function>` at a line start with no `<tool_call>` around it: what some
- * Qwen3-Coder models write every time, and the form OpenHands and SWE-agent prompt for. Read
- * as a call, with a `missing-wrapper` warning.
+ * Qwen3-Coder models write every time (often after a sentence and a blank line, still ending
+ * with the orphan `</tool_call>`, which is then the call's text), and the form OpenHands and
+ * SWE-agent prompt for. Read as a call, with a `missing-wrapper` warning.
  */
 export const qwen3CoderBare: BlockReader = {
   open: '<function=',
