@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createNativeCalls,
   createParser,
+  DIALECTS,
   type Dialect,
   type JsonValue,
   type NativeEvent,
@@ -143,6 +144,8 @@ const soup = fc
         '</parameter>',
         '<function_calls>',
         '</function_calls>',
+        '<minimax:tool_call>',
+        '</minimax:tool_call>',
         '<invoke name="read_file">',
         '</invoke>',
         '<parameter name="path">',
@@ -152,6 +155,8 @@ const soup = fc
         '</path>',
         '<content>',
         '</content>',
+        '{"name": "read_file", "arguments": {"path": "a\\n</tool_call>"}}',
+        "{'name': 'note', 'arguments': {'text': 'x',},}",
         '\n',
         ' ',
         '\r\n',
@@ -166,14 +171,15 @@ const soup = fc
   .map((parts) => parts.join(''));
 
 describe('streamed values are the final values, whatever the text and the chunking', () => {
-  for (const dialect of ['qwen3-coder', 'anthropic-xml', 'cline', 'auto'] as const) {
+  for (const dialect of [...DIALECTS.filter((d) => d !== 'tagcall'), 'auto'] as const) {
     it(`${dialect}: token soup, random chunkings`, () => {
       fc.assert(
         fc.property(soup, cutsArbitrary, (text, cuts) => {
           const options = optionsFor(dialect);
           const { result, events } = feedChunks(splitAt(text, cuts), options);
           expect(result).toEqual(parse(text, options));
-          expectDeltasMatchCalls(events);
+          // A Hermes body's deltas are a preview: the parse at its end may read it otherwise.
+          if (dialect !== 'hermes' && dialect !== 'auto') expectDeltasMatchCalls(events);
           expectCallsSettle(events);
         }),
         { numRuns: 400 },

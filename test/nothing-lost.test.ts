@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ParseOptions, type ParserEvent, parse } from './support/all.js';
+import { DIALECTS, type ParseOptions, type ParserEvent, parse } from './support/all.js';
 import { feedChunks } from './support/chunk.js';
 import {
   delimiterSoupArbitrary,
@@ -78,6 +78,15 @@ describe('bad input: never throws, and every character ends up in text, a call o
       { numRuns: 3000 },
     );
   });
+
+  for (const dialect of DIALECTS.filter((d) => d !== 'tagcall'))
+    it(`holds for the ${dialect} dialect read alone, every dialect's delimiters mixed`, () => {
+      const options: ParseOptions = { dialect, toolNames: ['read_file'] };
+      fc.assert(
+        fc.property(dialectSoupArbitrary, (text) => checkAccounting(text, options)),
+        { numRuns: 600 },
+      );
+    });
 
   it('never throws with tiny limits either', () => {
     const options = { maxHold: 3, maxCallBytes: 10, maxDepth: 1 };

@@ -149,6 +149,8 @@ export const dialectSoupArbitrary = stringsOf(
   [
     '<function_calls>',
     '</function_calls>',
+    '<minimax:tool_call>',
+    '</minimax:tool_call>',
     '<invoke name="a">',
     '</invoke>',
     '<parameter name="p">',
