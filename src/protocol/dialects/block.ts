@@ -37,7 +37,7 @@ export enum BlockStatus {
   Open = 0,
   /** The block closed; every call it holds was told to the sink. */
   Done = 1,
-  /** The block is no (further) call: see `failure`. What was consumed since the last call goes back as text. */
+  /** The block is no (further) call: see `stop`. What was consumed since the last call goes back as text. */
   Failed = 2,
 }
 
