@@ -124,24 +124,65 @@ export const CONVERSATIONS: readonly Conversation[] = [
   },
 ];
 
-/** A template and where, in what it renders, the last assistant turn starts and ends. */
+/**
+ * A template, the dialect its model writes, and where in what it renders the last assistant
+ * turn starts and ends (null: at the end of the rendering). `label` names the fixtures' folder.
+ */
 const TEMPLATES = [
   {
+    label: 'qwen3-coder',
     dialect: 'qwen3-coder',
     file: 'qwen3-coder.jinja',
     turn: '<|im_start|>assistant',
     end: '<|im_end|>',
   },
   {
+    label: 'hermes',
     dialect: 'hermes',
     file: 'qwen3-hermes.jinja',
     turn: '<|im_start|>assistant\n',
     end: '<|im_end|>',
   },
-  { dialect: 'minimax-m2', file: 'minimax-m2.jinja', turn: ']~b]ai\n', end: '[e~[' },
+  {
+    label: 'minimax-m2',
+    dialect: 'minimax-m2',
+    file: 'minimax-m2.jinja',
+    turn: ']~b]ai\n',
+    end: '[e~[',
+  },
+  {
+    label: 'seed-oss',
+    dialect: 'seed-oss',
+    file: 'seed-oss.jinja',
+    turn: '<seed:bos>assistant',
+    end: '<seed:eos>',
+    // Its template writes `arg_value | string`: Python's str() of a non-string, which
+    // @huggingface/jinja does not do for objects. Given here as Python would write it.
+    pythonValues: true,
+  },
+  { label: 'glm-4.5', dialect: 'glm', file: 'glm-4.5.jinja', turn: '<|assistant|>', end: null },
+  { label: 'glm-4.6', dialect: 'glm', file: 'glm-4.6.jinja', turn: '<|assistant|>', end: null },
 ] as const;
 
+/** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
+function pythonStr(value: Json, nested = false): string {
+  if (typeof value === 'string') return nested ? `'${value.replaceAll("'", "\\'")}'` : value;
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (value === null) return 'None';
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => pythonStr(v, true)).join(', ')}]`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${pythonStr(k, true)}: ${pythonStr(v, true)}`)
+    .join(', ')}}`;
+}
+
+/** Every argument as its Python `str()`. */
+function pythonStrings(args: ExpectedCall['arguments']): ExpectedCall['arguments'] {
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, pythonStr(v)]));
+}
+
 export interface Rendered {
+  label: string;
   dialect: (typeof TEMPLATES)[number]['dialect'];
   name: string;
   /** The assistant turn as the model writes it. */
@@ -151,7 +192,10 @@ export interface Rendered {
 }
 
 export function renderAll(): Rendered[] {
-  return TEMPLATES.flatMap(({ dialect, file, turn, end }) => {
+  return TEMPLATES.flatMap((t) => {
+    const { label, dialect, file, turn, end } = t;
+    const asWritten =
+      'pythonValues' in t ? pythonStrings : (args: ExpectedCall['arguments']) => args;
     const template = new Template(readFileSync(join(ROOT, 'templates', file), 'utf8'));
     return CONVERSATIONS.map((c) => {
       const prompt = template.render({
@@ -165,7 +209,7 @@ export function renderAll(): Rendered[] {
             tool_calls: c.calls.map((call, i) => ({
               id: `call_${i}`,
               type: 'function',
-              function: { name: call.toolName, arguments: call.arguments },
+              function: { name: call.toolName, arguments: asWritten(call.arguments) },
             })),
           },
         ],
@@ -173,8 +217,8 @@ export function renderAll(): Rendered[] {
         add_generation_prompt: false,
       });
       const from = prompt.lastIndexOf(turn) + turn.length;
-      const text = prompt.slice(from, prompt.indexOf(end, from));
-      return { dialect, name: c.name, text, calls: c.calls, reasoning: c.reasoning };
+      const text = prompt.slice(from, end === null ? undefined : prompt.indexOf(end, from));
+      return { label, dialect, name: c.name, text, calls: c.calls, reasoning: c.reasoning };
     });
   });
 }
@@ -183,10 +227,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const out = join(ROOT, 'rendered');
   rmSync(out, { recursive: true, force: true });
   for (const r of renderAll()) {
-    mkdirSync(join(out, r.dialect), { recursive: true });
-    writeFileSync(join(out, r.dialect, `${r.name}.txt`), r.text);
+    mkdirSync(join(out, r.label), { recursive: true });
+    writeFileSync(join(out, r.label, `${r.name}.txt`), r.text);
     writeFileSync(
-      join(out, r.dialect, `${r.name}.calls.json`),
+      join(out, r.label, `${r.name}.calls.json`),
       `${JSON.stringify({ calls: r.calls, reasoning: r.reasoning }, null, 2)}\n`,
     );
   }

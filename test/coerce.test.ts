@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coerceValue, type JsonSchema, type JsonValue } from './support/all.js';
+import { coerceArguments, coerceValue, type JsonSchema, type JsonValue } from './support/all.js';
 
 type Row = [string, JsonValue, JsonSchema, JsonValue];
 
@@ -77,4 +77,18 @@ describe('coercion by schema, one table per type', () => {
       }
     });
   }
+});
+
+describe('objects and lists written as text', () => {
+  it('are read from JSON, and from what a template or model meant (Python dicts), but not past maxDepth', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { f: { type: 'object' }, l: { type: 'array' } },
+    };
+    expect(
+      coerceArguments({ f: "{'lang': 'ts', 'exact': True, 'n': None}", l: "['a', 'b',]" }, schema),
+    ).toEqual({ f: { lang: 'ts', exact: true, n: null }, l: ['a', 'b'] });
+    const deep = `${'['.repeat(40)}${']'.repeat(40)}`;
+    expect(coerceArguments({ l: deep }, schema)).toEqual({ l: [deep] });
+  });
 });

@@ -170,3 +170,18 @@ describe('model mistakes are recovered, each with a warning', () => {
     expect(warnings.map((w) => w.code)).toEqual(['deprecated-json-format']);
   });
 });
+
+describe('an opening that reads as no call', () => {
+  it('is an error and text, and is not read again (no loop)', () => {
+    for (const [text, dialect] of [
+      ['<tool_call>a b</tool_call>\n', 'glm'],
+      ['x <tool_call>\n', 'glm'],
+      ['<tool_call>{"name": 1}</tool_call>\n', 'auto'],
+    ] as const) {
+      const { calls, errors, text: prose } = read(text, { dialect });
+      expect(calls).toEqual([]);
+      expect(errors).toHaveLength(1);
+      expect(prose).toBe(text);
+    }
+  });
+});

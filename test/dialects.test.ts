@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Dialect, type ParseOptions, parse, type ToolArguments } from './support/all.js';
+import {
+  DIALECTS,
+  type Dialect,
+  type ParseOptions,
+  parse,
+  type ToolArguments,
+} from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
 
@@ -66,13 +72,7 @@ const argsArbitrary = fc.dictionary(fc.constantFrom('path', 'query', 'content', 
 const prose = fc.constantFrom('', 'Let me do that.\n', 'Sure < sure & done.\n', '[plan it]\n');
 
 describe('generated replies in each dialect: the calls come back, nothing is lost', () => {
-  for (const dialect of [
-    'anthropic-xml',
-    'minimax-m2',
-    'qwen3-coder',
-    'hermes',
-    'cline',
-  ] as const) {
+  for (const dialect of DIALECTS.filter((d) => d !== 'tagcall')) {
     it(dialect, () => {
       const options: ParseOptions = { dialect, toolNames: ['read_file', 'write_to_file'] };
       fc.assert(

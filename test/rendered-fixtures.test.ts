@@ -11,10 +11,10 @@ const schemas = new Map(TOOLS.map((t) => [t.name as string, t.parameters as Json
 
 describe('fixtures rendered from real chat templates', () => {
   it('are the checked-in files (npm run fixtures:render writes them)', () => {
-    expect(renderings).toHaveLength(9);
+    expect(renderings).toHaveLength(18);
     for (const r of renderings) {
-      const file = new URL(`${r.dialect}/${r.name}`, RENDERED);
-      expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.dialect}/${r.name}`).toBe(r.text);
+      const file = new URL(`${r.label}/${r.name}`, RENDERED);
+      expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.label}/${r.name}`).toBe(r.text);
       expect(JSON.parse(readFileSync(`${file.pathname}.calls.json`, 'utf8'))).toEqual({
         calls: r.calls,
         reasoning: r.reasoning,
@@ -23,7 +23,7 @@ describe('fixtures rendered from real chat templates', () => {
   });
 
   for (const r of renderings) {
-    describe(`${r.dialect}/${r.name}`, () => {
+    describe(`${r.label}/${r.name}`, () => {
       for (const dialect of [r.dialect, 'auto'] as const) {
         const options: ParseOptions = { dialect };
         it(`reads back the calls the conversation made (dialect ${dialect})`, () => {

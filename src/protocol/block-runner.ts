@@ -150,7 +150,12 @@ export function createBlockRunner(options: BlockRunnerOptions) {
           clear();
           return pos;
         case BlockStatus.Failed:
-          fail(current.stop('incomplete-tool-call', '', at + pos));
+          if (at + pos === blockStart && pos < s.length) {
+            // Nothing read: its first character is text, so the opening is not met again here.
+            pushPiece(rawPieces, s.slice(pos, pos + 1));
+            pos++;
+          }
+          fail(current.stop('incomplete-tool-call', '', blockStart));
           return pos;
         case BlockStatus.Open:
           if (!capped) return pos;

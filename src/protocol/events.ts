@@ -20,6 +20,8 @@ export type CallFormat =
   | 'anthropic-xml'
   | 'minimax-m2'
   | 'qwen3-coder'
+  | 'seed-oss'
+  | 'glm'
   | 'hermes'
   | 'cline';
 

@@ -74,9 +74,13 @@ enum Top {
 }
 
 const TOOL_OPEN = '<tool>';
-const THINK_OPEN = '<think>';
-const THINKING_OPEN = '<thinking>';
 const THINK_CLOSE = '</think>';
+/** Thinking in tags, at a line start: the common one, Claude's, and Seed-OSS's special token. */
+const THINK_TAGS = [
+  ['<think>', THINK_CLOSE],
+  ['<thinking>', '</thinking>'],
+  ['<seed:think>', '</seed:think>'],
+] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,
  * then blanks), or the blanks after a thinking block's `]`. Longer is text.
@@ -351,18 +355,21 @@ export function createParser(options: ParserOptions): Parser {
         if (waiting && !final) return false;
       }
       if (!fence.open) {
-        const think = startsWithAt(buf, i, THINK_OPEN);
-        const thinking = startsWithAt(buf, i, THINKING_OPEN);
-        if (think === true || thinking === true) {
-          flushText(i);
-          decideNotPrefilled();
-          beginThinking(i, 'tag');
-          thinkClose = think === true ? THINK_CLOSE : '</thinking>';
-          pos = i + (think === true ? THINK_OPEN.length : THINKING_OPEN.length);
-          state = Top.ThinkTag;
-          return true;
+        let waiting = tool === null;
+        for (const [open, close] of THINK_TAGS) {
+          const opens = startsWithAt(buf, i, open);
+          if (opens === true) {
+            flushText(i);
+            decideNotPrefilled();
+            beginThinking(i, 'tag');
+            thinkClose = close;
+            pos = i + open.length;
+            state = Top.ThinkTag;
+            return true;
+          }
+          if (opens === null) waiting = true;
         }
-        if (!final && (think === null || thinking === null || tool === null)) return false;
+        if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
     } else if (c === Char.OpenBracket && !fence.open) {
       flushText(i);

@@ -1,4 +1,11 @@
-import { type JsonValue, renderArguments, type ToolArguments } from '../protocol/index.js';
+import { jsonrepair } from 'jsonrepair';
+import {
+  type JsonValue,
+  PARSER_DEFAULTS,
+  renderArguments,
+  type ToolArguments,
+} from '../protocol/index.js';
+import { jsonDepthExceeds } from '../protocol/json-call.js';
 import type { JsonSchema } from './define-tool.js';
 
 const types = (schema: JsonSchema | undefined): string[] =>
@@ -8,11 +15,22 @@ const types = (schema: JsonSchema | undefined): string[] =>
 // linear time: `\d+\.?\d*` split a run of 40,000 digits every way before failing.
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/**
+ * An object or list written as text: JSON, or what a model or a template meant by it (Python's
+ * `{'a': True}`, as Seed-OSS's template writes dicts; single quotes, trailing commas), read
+ * through jsonrepair. Text nested deeper than the parser's default `maxDepth` stays text (for
+ * validation to report): nothing downstream meets deeper values, and jsonrepair recurses.
+ */
 function parseJson(text: string): JsonValue | undefined {
+  if (jsonDepthExceeds(text, PARSER_DEFAULTS.maxDepth) !== -1) return undefined;
   try {
     return JSON.parse(text) as JsonValue;
   } catch {
-    return undefined;
+    try {
+      return JSON.parse(jsonrepair(text)) as JsonValue;
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -14,6 +14,10 @@ export function renderInDialect(
       return `<minimax:tool_call>\n<invoke name="${tool}">\n${entries.map(([k, v]) => `<parameter name="${k}">${v}</parameter>\n`).join('')}</invoke>\n</minimax:tool_call>`;
     case 'qwen3-coder':
       return `<tool_call>\n<function=${tool}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
+    case 'seed-oss':
+      return `<seed:tool_call>\n<function=${tool}>\n${entries.map(([k, v]) => `<parameter=${k}>${v}</parameter>\n`).join('')}</function>\n</seed:tool_call>`;
+    case 'glm':
+      return `<tool_call>${tool}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`).join('')}</tool_call>`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

@@ -1,8 +1,10 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
 import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
+import { glm } from './glm.js';
 import { createHermesStream, hermes } from './hermes.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
+import { seedOss } from './seed-oss.js';
 
 export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
@@ -13,6 +15,8 @@ export type Dialect =
   | 'anthropic-xml'
   | 'minimax-m2'
   | 'qwen3-coder'
+  | 'seed-oss'
+  | 'glm'
   | 'hermes'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
@@ -20,6 +24,8 @@ export const DIALECTS: readonly Dialect[] = [
   'anthropic-xml',
   'minimax-m2',
   'qwen3-coder',
+  'seed-oss',
+  'glm',
   'hermes',
   'cline',
 ];
@@ -29,7 +35,8 @@ const MAX_LEADING_BLANKS = 256;
 
 /**
  * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
- * JSON otherwise (a closing tag inside a JSON string then does not close it).
+ * JSON when it begins with `{` or `[` (a closing tag inside a JSON string then does not close
+ * it), GLM's when it begins with a name.
  */
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
@@ -47,7 +54,9 @@ const toolCallAuto: BlockReader = {
           inner =
             c === '<'
               ? qwen3Coder.stream(sink, limits)
-              : createHermesStream(sink, limits, c === '{' || c === '[');
+              : c === '{' || c === '[' || first >= s.length
+                ? createHermesStream(sink, limits, first < s.length)
+                : glm.stream(sink, limits);
         }
         return inner.run(s, from, offset, final);
       },
@@ -95,11 +104,15 @@ export function blockReaders(
       return [minimaxM2];
     case 'qwen3-coder':
       return [qwen3Coder, qwen3CoderBare];
+    case 'seed-oss':
+      return [seedOss];
+    case 'glm':
+      return [glm];
     case 'hermes':
       return [hermes];
     case 'cline':
       return cline;
     case 'auto':
-      return [anthropicXml, minimaxM2, toolCallAuto, qwen3CoderBare, ...cline];
+      return [anthropicXml, minimaxM2, seedOss, toolCallAuto, qwen3CoderBare, ...cline];
   }
 }

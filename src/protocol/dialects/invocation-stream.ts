@@ -285,12 +285,24 @@ export function createInvocationStream(
   }
 
   /** Whether the call's close ending at `at` is one: true, false, or null (more input decides). */
-  function confirmsCallClose(s: string, at: number, final: boolean): boolean | null {
-    if (wrapper === null) return true;
+  function confirmsCallClose(
+    s: string,
+    at: number,
+    final: boolean,
+    inValue = false,
+  ): boolean | null {
+    // A call that is its own block closes at its close, unless that close is met inside a
+    // value: then only the end of the input or the next call confirms it (`</tool_call>` in code).
+    if (wrapper === null && !inValue) return true;
     const j = afterBlanks(s, at);
     if (j === -1) return false;
     if (j >= s.length) return final ? true : null;
-    return either(startsWithAt(s, j, callTag.start), startsWithAt(s, j, wrapper.close), final);
+    const after = wrapper?.close ?? form.orphanClose;
+    return either(
+      startsWithAt(s, j, callTag.start),
+      after === undefined ? false : startsWithAt(s, j, after),
+      final,
+    );
   }
 
   /** Whether the parameter's close ending at `at` is one. */
@@ -469,7 +481,7 @@ export function createInvocationStream(
     if (callClose === null && !final) return endValueText(s, from, lt, hold);
     if (callClose === true) {
       const end = lt + callTag.close.length;
-      const confirmed = confirmsCallClose(s, end, final);
+      const confirmed = confirmsCallClose(s, end, final, true);
       if (confirmed === null) return endValueText(s, from, lt, hold);
       if (confirmed) {
         endValueText(s, from, lt, 0);

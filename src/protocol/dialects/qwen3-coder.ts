@@ -1,7 +1,8 @@
 import type { BlockReader } from './block.js';
 import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
 
-const FORM: InvocationForm = {
+/** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
+export const QWEN3_CODER_FORM: InvocationForm = {
   format: 'qwen3-coder',
   wrapper: { open: '<tool_call>', close: '</tool_call>' },
   call: {
@@ -30,11 +31,11 @@ const FORM: InvocationForm = {
 export const qwen3Coder: BlockReader = {
   open: '<tool_call>',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(FORM, sink, limits),
+  stream: (sink, limits) => createInvocationStream(QWEN3_CODER_FORM, sink, limits),
 };
 
 const BARE: InvocationForm = {
-  ...FORM,
+  ...QWEN3_CODER_FORM,
   wrapper: null,
   missingWrapper: 'write the call inside <tool_call> … </tool_call>',
   orphanClose: '</tool_call>',
