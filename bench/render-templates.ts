@@ -160,6 +160,15 @@ const TEMPLATES = [
     // @huggingface/jinja does not do for objects. Given here as Python would write it.
     pythonValues: true,
   },
+  {
+    label: 'deepseek-v3.1',
+    dialect: 'deepseek',
+    file: 'deepseek-v3.1.jinja',
+    turn: '<｜Assistant｜>',
+    end: '<｜end▁of▁sentence｜>',
+    // Its template concatenates `arguments`: they come as a JSON string, as OpenAI sends them.
+    jsonArguments: true,
+  },
   { label: 'glm-4.5', dialect: 'glm', file: 'glm-4.5.jinja', turn: '<|assistant|>', end: null },
   { label: 'glm-4.6', dialect: 'glm', file: 'glm-4.6.jinja', turn: '<|assistant|>', end: null },
 ] as const;
@@ -195,7 +204,11 @@ export function renderAll(): Rendered[] {
   return TEMPLATES.flatMap((t) => {
     const { label, dialect, file, turn, end } = t;
     const asWritten =
-      'pythonValues' in t ? pythonStrings : (args: ExpectedCall['arguments']) => args;
+      'pythonValues' in t
+        ? pythonStrings
+        : 'jsonArguments' in t
+          ? (args: ExpectedCall['arguments']) => JSON.stringify(args)
+          : (args: ExpectedCall['arguments']) => args;
     const template = new Template(readFileSync(join(ROOT, 'templates', file), 'utf8'));
     return CONVERSATIONS.map((c) => {
       const prompt = template.render({

@@ -22,6 +22,7 @@ export type CallFormat =
   | 'qwen3-coder'
   | 'seed-oss'
   | 'glm'
+  | 'deepseek'
   | 'hermes'
   | 'cline';
 

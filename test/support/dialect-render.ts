@@ -18,6 +18,8 @@ export function renderInDialect(
       return `<seed:tool_call>\n<function=${tool}>\n${entries.map(([k, v]) => `<parameter=${k}>${v}</parameter>\n`).join('')}</function>\n</seed:tool_call>`;
     case 'glm':
       return `<tool_call>${tool}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`).join('')}</tool_call>`;
+    case 'deepseek':
+      return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${tool}<｜tool▁sep｜>${JSON.stringify(args)}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

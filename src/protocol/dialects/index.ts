@@ -1,6 +1,7 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
 import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
+import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
 import { createHermesStream, hermes } from './hermes.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
@@ -17,6 +18,7 @@ export type Dialect =
   | 'qwen3-coder'
   | 'seed-oss'
   | 'glm'
+  | 'deepseek'
   | 'hermes'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
@@ -26,6 +28,7 @@ export const DIALECTS: readonly Dialect[] = [
   'qwen3-coder',
   'seed-oss',
   'glm',
+  'deepseek',
   'hermes',
   'cline',
 ];
@@ -108,11 +111,13 @@ export function blockReaders(
       return [seedOss];
     case 'glm':
       return [glm];
+    case 'deepseek':
+      return [deepseek];
     case 'hermes':
       return [hermes];
     case 'cline':
       return cline;
     case 'auto':
-      return [anthropicXml, minimaxM2, seedOss, toolCallAuto, qwen3CoderBare, ...cline];
+      return [anthropicXml, minimaxM2, seedOss, deepseek, toolCallAuto, qwen3CoderBare, ...cline];
   }
 }

@@ -59,7 +59,19 @@ export class JsonPreview {
   #escape = '';
   #stopped = false;
 
-  constructor(private readonly sink: BlockSink) {}
+  /**
+   * With `call`, the body is that call's arguments alone (the name was written before it, as
+   * DeepSeek's and Kimi's forms do): its top-level string values stream.
+   */
+  constructor(
+    private readonly sink: BlockSink,
+    call?: PreviewedCall,
+  ) {
+    if (call !== undefined) {
+      this.calls.push(call);
+      this.#callDepth = -1;
+    }
+  }
 
   write(text: string): void {
     if (this.#stopped) return;
@@ -117,7 +129,9 @@ export class JsonPreview {
   #open(c: string): void {
     const depth = this.#stack.length + 1;
     if (this.#callDepth === 0) this.#callDepth = c === '[' ? 2 : 1;
-    if (c === '{' && depth === this.#callDepth) {
+    if (this.#callDepth === -1) {
+      if (c === '{' && depth === 1) this.#argumentsDepth = 1;
+    } else if (c === '{' && depth === this.#callDepth) {
       this.calls.push({ id: this.sink.start() });
       this.#callKey = '';
       this.#argumentsDepth = -1;
