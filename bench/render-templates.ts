@@ -169,6 +169,20 @@ const TEMPLATES = [
     // Its template concatenates `arguments`: they come as a JSON string, as OpenAI sends them.
     jsonArguments: true,
   },
+  {
+    label: 'nemotron-nano-v2',
+    dialect: 'nemotron',
+    file: 'nemotron-nano-v2.jinja',
+    turn: '<SPECIAL_11>Assistant\n',
+    end: '\n<SPECIAL_12>',
+  },
+  {
+    label: 'command-r7b',
+    dialect: 'command-r7b',
+    file: 'command-r7b.jinja',
+    turn: '<|CHATBOT_TOKEN|>',
+    end: '<|END_OF_TURN_TOKEN|>',
+  },
   { label: 'glm-4.5', dialect: 'glm', file: 'glm-4.5.jinja', turn: '<|assistant|>', end: null },
   { label: 'glm-4.6', dialect: 'glm', file: 'glm-4.6.jinja', turn: '<|assistant|>', end: null },
 ] as const;
@@ -229,8 +243,10 @@ export function renderAll(): Rendered[] {
         tools: TOOLS.map((tool) => ({ type: 'function', function: tool })),
         add_generation_prompt: false,
       });
-      const from = prompt.lastIndexOf(turn) + turn.length;
-      const text = prompt.slice(from, end === null ? undefined : prompt.indexOf(end, from));
+      // The last turn that ends: Command R7B's template always opens one more at the end.
+      const to = end === null ? prompt.length : prompt.lastIndexOf(end);
+      const from = prompt.lastIndexOf(turn, to) + turn.length;
+      const text = prompt.slice(from, to);
       return { label, dialect, name: c.name, text, calls: c.calls, reasoning: c.reasoning };
     });
   });

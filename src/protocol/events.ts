@@ -24,6 +24,8 @@ export type CallFormat =
   | 'glm'
   | 'deepseek'
   | 'hermes'
+  | 'nemotron'
+  | 'command-r7b'
   | 'cline';
 
 export interface ToolCall {

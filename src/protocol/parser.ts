@@ -75,11 +75,15 @@ enum Top {
 
 const TOOL_OPEN = '<tool>';
 const THINK_CLOSE = '</think>';
-/** Thinking in tags, at a line start: the common one, Claude's, and Seed-OSS's special token. */
+/**
+ * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
+ * Seed-OSS and Command R7B.
+ */
 const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
   ['<thinking>', '</thinking>'],
   ['<seed:think>', '</seed:think>'],
+  ['<|START_THINKING|>', '<|END_THINKING|>'],
 ] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,

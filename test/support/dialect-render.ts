@@ -20,6 +20,10 @@ export function renderInDialect(
       return `<tool_call>${tool}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`).join('')}</tool_call>`;
     case 'deepseek':
       return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${tool}<｜tool▁sep｜>${JSON.stringify(args)}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+    case 'nemotron':
+      return `<TOOLCALL>[${JSON.stringify({ name: tool, arguments: args })}]</TOOLCALL>`;
+    case 'command-r7b':
+      return `<|START_ACTION|>[\n    ${JSON.stringify({ tool_call_id: '0', tool_name: tool, parameters: args })}\n]<|END_ACTION|>`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

@@ -14,15 +14,24 @@ import {
 } from './block.js';
 import { JsonPreview } from './json-preview.js';
 
-const OPEN = '<tool_call>';
+/**
+ * A dialect whose block is JSON between two markers: a call object, or a list of them, each
+ * `{"name": …, "arguments": {…}}` (Command R7B: `tool_name`, `parameters`).
+ */
+export interface JsonBodyForm {
+  format: 'hermes' | 'nemotron' | 'command-r7b';
+  open: string;
+  close: string;
+}
+
+const HERMES: JsonBodyForm = { format: 'hermes', open: '<tool_call>', close: '</tool_call>' };
 /** What matters outside a JSON string. */
 const OUTSIDE = /["<]/g;
-const CLOSE = '</tool_call>';
 
-/** Reads a whole Hermes block (both tags included) into its calls. */
-function readHermes(block: string, limits: BlockLimits): BlockResult {
-  const start = OPEN.length;
-  const json = block.slice(start, block.length - CLOSE.length);
+/** Reads a whole block (both markers included) into its calls. */
+function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
+  const start = form.open.length;
+  const json = block.slice(start, block.length - form.close.length);
   const read = parseModelJson(json, limits.maxDepth);
   if (!read.ok)
     return failure(read.code, `the call is not valid JSON: ${read.message}`, start + read.position);
@@ -30,8 +39,14 @@ function readHermes(block: string, limits: BlockLimits): BlockResult {
   const items = Array.isArray(parsed) ? parsed : [parsed];
   const calls: BlockCall[] = [];
   for (const item of items) {
-    const fields = (item ?? {}) as { name?: unknown; arguments?: unknown; parameters?: unknown };
-    if (typeof fields.name !== 'string' || fields.name.trim() === '')
+    const fields = (item ?? {}) as {
+      name?: unknown;
+      tool_name?: unknown;
+      arguments?: unknown;
+      parameters?: unknown;
+    };
+    const name = fields.name ?? fields.tool_name;
+    if (typeof name !== 'string' || name.trim() === '')
       return failure(
         'missing-tool-name',
         'each call needs "name": {"name": "tool", "arguments": {…}}',
@@ -41,13 +56,13 @@ function readHermes(block: string, limits: BlockLimits): BlockResult {
     if (!args.ok) return failure(args.code, args.message, start);
     calls.push({
       serverName: 'local',
-      toolName: fields.name.trim(),
+      toolName: name.trim(),
       arguments: args.arguments,
       end: block.length,
     });
   }
   if (calls.length === 0)
-    return failure('missing-tool-name', 'the <tool_call> block holds an empty list', start);
+    return failure('missing-tool-name', `the ${form.open} block holds an empty list`, start);
   // One block, several calls: each but the last owns nothing of the text but its place.
   calls.forEach((call, i) => {
     call.end = i === calls.length - 1 ? block.length : start;
@@ -62,7 +77,7 @@ function readHermes(block: string, limits: BlockLimits): BlockResult {
         },
       ]
     : [];
-  return { ok: true, format: 'hermes', calls, warnings };
+  return { ok: true, format: form.format, calls, warnings };
 }
 
 /**
@@ -73,11 +88,13 @@ function readHermes(block: string, limits: BlockLimits): BlockResult {
  * the preview's calls get their final names and arguments, calls it did not see are told
  * then, and one it saw that the parse did not find is dropped with an error.
  */
-export function createHermesStream(
+export function createJsonBodyStream(
+  form: JsonBodyForm,
   sink: BlockSink,
   limits: BlockLimits,
   json: boolean,
 ): BlockStream {
+  const { open: OPEN, close: CLOSE } = form;
   const pieces = createPieces();
   const preview = json ? new JsonPreview(sink) : null;
   let blockStart = -1;
@@ -132,7 +149,7 @@ export function createHermesStream(
   }
 
   function finish(block: string): void {
-    const result = readHermes(block, limits);
+    const result = readJsonBody(form, block, limits);
     if (!result.ok) {
       fail(result.code, result.message, blockStart + result.position);
       return;
@@ -204,7 +221,36 @@ export function createHermesStream(
  * string holding the object.
  */
 export const hermes: BlockReader = {
-  open: OPEN,
+  open: HERMES.open,
   anywhere: true,
-  stream: (sink, limits) => createHermesStream(sink, limits, true),
+  stream: (sink, limits) => createJsonBodyStream(HERMES, sink, limits, true),
+};
+
+/** Hermes' `<tool_call>` body in 'auto', once its first character says it is JSON (or not). */
+export const hermesStream = (sink: BlockSink, limits: BlockLimits, json: boolean) =>
+  createJsonBodyStream(HERMES, sink, limits, json);
+
+const NEMOTRON: JsonBodyForm = { format: 'nemotron', open: '<TOOLCALL>', close: '</TOOLCALL>' };
+
+/** NVIDIA Nemotron's form: `<TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL>`. */
+export const nemotron: BlockReader = {
+  open: NEMOTRON.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(NEMOTRON, sink, limits, true),
+};
+
+const COMMAND_R7B: JsonBodyForm = {
+  format: 'command-r7b',
+  open: '<|START_ACTION|>',
+  close: '<|END_ACTION|>',
+};
+
+/**
+ * Cohere Command R7B's form: `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …,
+ * "parameters": {…}}, …]<|END_ACTION|>`.
+ */
+export const commandR7b: BlockReader = {
+  open: COMMAND_R7B.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(COMMAND_R7B, sink, limits, true),
 };

@@ -3,7 +3,7 @@ import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './b
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
-import { createHermesStream, hermes } from './hermes.js';
+import { commandR7b, hermes, hermesStream, nemotron } from './hermes.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 
@@ -20,6 +20,8 @@ export type Dialect =
   | 'glm'
   | 'deepseek'
   | 'hermes'
+  | 'nemotron'
+  | 'command-r7b'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
@@ -30,6 +32,8 @@ export const DIALECTS: readonly Dialect[] = [
   'glm',
   'deepseek',
   'hermes',
+  'nemotron',
+  'command-r7b',
   'cline',
 ];
 
@@ -58,7 +62,7 @@ const toolCallAuto: BlockReader = {
             c === '<'
               ? qwen3Coder.stream(sink, limits)
               : c === '{' || c === '[' || first >= s.length
-                ? createHermesStream(sink, limits, first < s.length)
+                ? hermesStream(sink, limits, first < s.length)
                 : glm.stream(sink, limits);
         }
         return inner.run(s, from, offset, final);
@@ -115,9 +119,23 @@ export function blockReaders(
       return [deepseek];
     case 'hermes':
       return [hermes];
+    case 'nemotron':
+      return [nemotron];
+    case 'command-r7b':
+      return [commandR7b];
     case 'cline':
       return cline;
     case 'auto':
-      return [anthropicXml, minimaxM2, seedOss, deepseek, toolCallAuto, qwen3CoderBare, ...cline];
+      return [
+        anthropicXml,
+        minimaxM2,
+        seedOss,
+        deepseek,
+        nemotron,
+        commandR7b,
+        toolCallAuto,
+        qwen3CoderBare,
+        ...cline,
+      ];
   }
 }

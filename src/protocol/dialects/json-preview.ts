@@ -154,7 +154,11 @@ export class JsonPreview {
     this.#role = Role.Other;
     if (this.#expectKey && (depth === this.#callDepth || depth === this.#argumentsDepth))
       this.#role = Role.Key;
-    else if (!this.#expectKey && depth === this.#callDepth && this.#callKey === 'name')
+    else if (
+      !this.#expectKey &&
+      depth === this.#callDepth &&
+      (this.#callKey === 'name' || this.#callKey === 'tool_name')
+    )
       this.#role = Role.Name;
     else if (
       !this.#expectKey &&
