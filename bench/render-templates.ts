@@ -170,6 +170,13 @@ const TEMPLATES = [
     jsonArguments: true,
   },
   {
+    label: 'mistral-small-3.1',
+    dialect: 'mistral',
+    file: 'mistral-small-3.1.jinja',
+    turn: '[/INST]',
+    end: '</s>',
+  },
+  {
     label: 'nemotron-nano-v2',
     dialect: 'nemotron',
     file: 'nemotron-nano-v2.jinja',
@@ -234,7 +241,8 @@ export function renderAll(): Rendered[] {
             content: c.content,
             reasoning_content: c.reasoning,
             tool_calls: c.calls.map((call, i) => ({
-              id: `call_${i}`,
+              // Mistral's template wants ids of at least 9 characters.
+              id: `call_000${i}${c.name.length}`.padEnd(9, '0'),
               type: 'function',
               function: { name: call.toolName, arguments: asWritten(call.arguments) },
             })),
@@ -242,6 +250,8 @@ export function renderAll(): Rendered[] {
         ],
         tools: TOOLS.map((tool) => ({ type: 'function', function: tool })),
         add_generation_prompt: false,
+        bos_token: '<s>',
+        eos_token: '</s>',
       });
       // The last turn that ends: Command R7B's template always opens one more at the end.
       const to = end === null ? prompt.length : prompt.lastIndexOf(end);

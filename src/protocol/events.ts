@@ -26,6 +26,7 @@ export type CallFormat =
   | 'hermes'
   | 'nemotron'
   | 'command-r7b'
+  | 'mistral'
   | 'cline';
 
 export interface ToolCall {

@@ -109,6 +109,10 @@ export function createParser(options: ParserOptions): Parser {
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
   const anywhere = readers.filter((r) => r.anywhere === true || r.midLine !== undefined);
+  /** The first characters of those openings: a chunk without any cannot hold one. */
+  const anywhereFirst = [...new Set(anywhere.map((r) => r.open[0]))];
+  /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`), which a line start may hold. */
+  const bracketReaders = readers.filter((r) => r.open.startsWith('['));
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -376,6 +380,16 @@ export function createParser(options: ParserOptions): Parser {
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
     } else if (c === Char.OpenBracket && !fence.open) {
+      let waiting = false;
+      for (const reader of bracketReaders) {
+        const opens = startsWithAt(buf, i, reader.open);
+        if (opens === true) {
+          beginBlock(i, reader);
+          return true;
+        }
+        if (opens === null) waiting = true;
+      }
+      if (waiting && !final) return false;
       flushText(i);
       bracketAt = offset + i;
       pos = i;
@@ -594,7 +608,7 @@ export function createParser(options: ParserOptions): Parser {
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine || state === Top.LineStart) {
       // A special-token block can open anywhere: a chunk with a `<` takes the full path.
-      if (anywhere.length > 0 && !fence.open && chunk.indexOf('<') !== -1) return false;
+      if (!fence.open && anywhereFirst.some((c) => chunk.indexOf(c) !== -1)) return false;
       const lineStart = proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (prefilledStart.undecided) {

@@ -76,7 +76,7 @@ export function startsWithAt(s: string, at: number, literal: string): boolean | 
 /** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */
 export function partialSuffixStart(s: string, from: number, literal: string): number {
   for (let k = Math.max(from, s.length - literal.length + 1); k < s.length; k++) {
-    if (s.charCodeAt(k) === Char.Lt && literal.startsWith(s.slice(k))) return k;
+    if (s.charCodeAt(k) === literal.charCodeAt(0) && literal.startsWith(s.slice(k))) return k;
   }
   return s.length;
 }

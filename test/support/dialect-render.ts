@@ -24,6 +24,8 @@ export function renderInDialect(
       return `<TOOLCALL>[${JSON.stringify({ name: tool, arguments: args })}]</TOOLCALL>`;
     case 'command-r7b':
       return `<|START_ACTION|>[\n    ${JSON.stringify({ tool_call_id: '0', tool_name: tool, parameters: args })}\n]<|END_ACTION|>`;
+    case 'mistral':
+      return `[TOOL_CALLS]${tool}[ARGS]${JSON.stringify(args)}`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

@@ -12,6 +12,7 @@ import {
   type BlockStream,
   failure,
 } from './block.js';
+import { JsonValueEnd } from './json-end.js';
 import { JsonPreview } from './json-preview.js';
 
 /**
@@ -19,8 +20,9 @@ import { JsonPreview } from './json-preview.js';
  * `{"name": …, "arguments": {…}}` (Command R7B: `tool_name`, `parameters`).
  */
 export interface JsonBodyForm {
-  format: 'hermes' | 'nemotron' | 'command-r7b';
+  format: 'hermes' | 'nemotron' | 'command-r7b' | 'mistral';
   open: string;
+  /** '' when the block ends with its JSON value (Mistral writes no closing marker). */
   close: string;
 }
 
@@ -95,6 +97,7 @@ export function createJsonBodyStream(
   json: boolean,
 ): BlockStream {
   const { open: OPEN, close: CLOSE } = form;
+  const valueEnd = CLOSE === '' ? new JsonValueEnd() : null;
   const pieces = createPieces();
   const preview = json ? new JsonPreview(sink) : null;
   let blockStart = -1;
@@ -109,6 +112,11 @@ export function createJsonBodyStream(
    * a quote or `<` outside): 4× faster than a loop over every character.
    */
   function findClose(s: string, i: number): number {
+    if (valueEnd !== null) {
+      const end = valueEnd.find(s, i);
+      inString = valueEnd.inString;
+      return end;
+    }
     if (!json) return s.indexOf(CLOSE, i);
     if (escaped && i < s.length) {
       escaped = false;

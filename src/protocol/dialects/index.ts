@@ -4,6 +4,7 @@ import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
 import { commandR7b, hermes, hermesStream, nemotron } from './hermes.js';
+import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 
@@ -22,6 +23,7 @@ export type Dialect =
   | 'hermes'
   | 'nemotron'
   | 'command-r7b'
+  | 'mistral'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
@@ -34,6 +36,7 @@ export const DIALECTS: readonly Dialect[] = [
   'hermes',
   'nemotron',
   'command-r7b',
+  'mistral',
   'cline',
 ];
 
@@ -123,6 +126,8 @@ export function blockReaders(
       return [nemotron];
     case 'command-r7b':
       return [commandR7b];
+    case 'mistral':
+      return [mistral];
     case 'cline':
       return cline;
     case 'auto':
@@ -133,6 +138,7 @@ export function blockReaders(
         deepseek,
         nemotron,
         commandR7b,
+        mistral,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,
