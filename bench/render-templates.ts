@@ -177,6 +177,13 @@ const TEMPLATES = [
     end: '</s>',
   },
   {
+    label: 'kimi-k2-thinking',
+    dialect: 'kimi-k2',
+    file: 'kimi-k2-thinking.jinja',
+    turn: '<|im_assistant|>assistant<|im_middle|>',
+    end: '<|im_end|>',
+  },
+  {
     label: 'nemotron-nano-v2',
     dialect: 'nemotron',
     file: 'nemotron-nano-v2.jinja',
@@ -241,8 +248,9 @@ export function renderAll(): Rendered[] {
             content: c.content,
             reasoning_content: c.reasoning,
             tool_calls: c.calls.map((call, i) => ({
-              // Mistral's template wants ids of at least 9 characters.
-              id: `call_000${i}${c.name.length}`.padEnd(9, '0'),
+              // Kimi's convention (its template writes the id where the name goes); it also
+              // gives Mistral's template the 9 characters it wants.
+              id: `functions.${call.toolName}:${i}`,
               type: 'function',
               function: { name: call.toolName, arguments: asWritten(call.arguments) },
             })),

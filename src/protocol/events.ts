@@ -23,6 +23,7 @@ export type CallFormat =
   | 'seed-oss'
   | 'glm'
   | 'deepseek'
+  | 'kimi-k2'
   | 'hermes'
   | 'nemotron'
   | 'command-r7b'

@@ -26,6 +26,8 @@ export function renderInDialect(
       return `<|START_ACTION|>[\n    ${JSON.stringify({ tool_call_id: '0', tool_name: tool, parameters: args })}\n]<|END_ACTION|>`;
     case 'mistral':
       return `[TOOL_CALLS]${tool}[ARGS]${JSON.stringify(args)}`;
+    case 'kimi-k2':
+      return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${tool}:0<|tool_call_argument_begin|>${JSON.stringify(args)}<|tool_call_end|><|tool_calls_section_end|>`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

@@ -4,6 +4,7 @@ import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
 import { commandR7b, hermes, hermesStream, nemotron } from './hermes.js';
+import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
@@ -20,6 +21,7 @@ export type Dialect =
   | 'seed-oss'
   | 'glm'
   | 'deepseek'
+  | 'kimi-k2'
   | 'hermes'
   | 'nemotron'
   | 'command-r7b'
@@ -33,6 +35,7 @@ export const DIALECTS: readonly Dialect[] = [
   'seed-oss',
   'glm',
   'deepseek',
+  'kimi-k2',
   'hermes',
   'nemotron',
   'command-r7b',
@@ -120,6 +123,8 @@ export function blockReaders(
       return [glm];
     case 'deepseek':
       return [deepseek];
+    case 'kimi-k2':
+      return [kimiK2];
     case 'hermes':
       return [hermes];
     case 'nemotron':
@@ -136,6 +141,7 @@ export function blockReaders(
         minimaxM2,
         seedOss,
         deepseek,
+        kimiK2,
         nemotron,
         commandR7b,
         mistral,

@@ -17,7 +17,7 @@ import { JsonPreview, type PreviewedCall } from './json-preview.js';
  * {…}<｜tool▁call▁end｜>` inside `<｜tool▁calls▁begin｜>` … `<｜tool▁calls▁end｜>`).
  */
 export interface JsonCallForm {
-  format: 'deepseek';
+  format: 'deepseek' | 'kimi-k2';
   wrapper: { open: string; close: string };
   call: { open: string; separator: string; close: string };
   /**
