@@ -184,6 +184,13 @@ const TEMPLATES = [
     end: '<|im_end|>',
   },
   {
+    label: 'lfm2',
+    dialect: 'lfm2',
+    file: 'lfm2.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+  },
+  {
     label: 'nemotron-nano-v2',
     dialect: 'nemotron',
     file: 'nemotron-nano-v2.jinja',

@@ -185,3 +185,25 @@ describe('an opening that reads as no call', () => {
     }
   });
 });
+
+describe('Python calls (LFM2, and the pythonic lists of Llama 4 and OLMo 3)', () => {
+  it('are read with Python literals as values', () => {
+    const text =
+      'Checking.<|tool_call_start|>[get_weather(city="Paris", days=3, exact=True, tags=[\'a\', "b"], opts={\'x\': None}), now()]<|tool_call_end|>Done.\n';
+    const { calls, text: prose, errors } = read(text, { dialect: 'lfm2' });
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['get_weather', { city: 'Paris', days: 3, exact: true, tags: ['a', 'b'], opts: { x: null } }],
+      ['now', {}],
+    ]);
+    expect(prose).toBe('Checking.Done.\n');
+  });
+
+  it("a string may hold quotes of the other kind and the block's markers as text", () => {
+    const text = '<|tool_call_start|>[f(a="it\'s", b=\'say "hi"\')]<|tool_call_end|>\n';
+    expect(read(text, { dialect: 'lfm2' }).calls[0].arguments).toEqual({
+      a: "it's",
+      b: 'say "hi"',
+    });
+  });
+});

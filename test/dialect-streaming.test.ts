@@ -25,6 +25,7 @@ const JSON_BODIES: readonly string[] = [
   'nemotron',
   'command-r7b',
   'mistral',
+  'lfm2',
   'auto',
 ];
 const STREAMED: readonly Written[] = [
@@ -155,6 +156,8 @@ const soup = fc
         '<function_calls>',
         '</function_calls>',
         '<minimax:tool_call>',
+        '<|tool_call_start|>[read_file(path="a")',
+        ']<|tool_call_end|>',
         '<|tool_calls_section_begin|>',
         '<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>',
         '<|tool_call_end|>',

@@ -11,7 +11,7 @@ const schemas = new Map(TOOLS.map((t) => [t.name as string, t.parameters as Json
 
 describe('fixtures rendered from real chat templates', () => {
   it('are the checked-in files (npm run fixtures:render writes them)', () => {
-    expect(renderings).toHaveLength(33);
+    expect(renderings).toHaveLength(36);
     for (const r of renderings) {
       const file = new URL(`${r.label}/${r.name}`, RENDERED);
       expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.label}/${r.name}`).toBe(r.text);

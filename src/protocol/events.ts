@@ -28,6 +28,7 @@ export type CallFormat =
   | 'nemotron'
   | 'command-r7b'
   | 'mistral'
+  | 'lfm2'
   | 'cline';
 
 export interface ToolCall {

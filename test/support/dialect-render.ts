@@ -28,6 +28,10 @@ export function renderInDialect(
       return `[TOOL_CALLS]${tool}[ARGS]${JSON.stringify(args)}`;
     case 'kimi-k2':
       return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${tool}:0<|tool_call_argument_begin|>${JSON.stringify(args)}<|tool_call_end|><|tool_calls_section_end|>`;
+    case 'lfm2':
+      return `<|tool_call_start|>[${tool}(${Object.entries(args)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(', ')})]<|tool_call_end|>`;
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

@@ -150,6 +150,8 @@ export const dialectSoupArbitrary = stringsOf(
     '<function_calls>',
     '</function_calls>',
     '<minimax:tool_call>',
+    '<|tool_call_start|>[read_file(path="a")',
+    ']<|tool_call_end|>',
     '<|tool_calls_section_begin|>',
     '<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>',
     '<|tool_call_end|>',

@@ -14,16 +14,19 @@ import {
 } from './block.js';
 import { JsonValueEnd } from './json-end.js';
 import { JsonPreview } from './json-preview.js';
+import { pythonicToJson } from './pythonic.js';
 
 /**
  * A dialect whose block is JSON between two markers: a call object, or a list of them, each
  * `{"name": …, "arguments": {…}}` (Command R7B: `tool_name`, `parameters`).
  */
 export interface JsonBodyForm {
-  format: 'hermes' | 'nemotron' | 'command-r7b' | 'mistral';
+  format: 'hermes' | 'nemotron' | 'command-r7b' | 'mistral' | 'lfm2';
   open: string;
   /** '' when the block ends with its JSON value (Mistral writes no closing marker). */
   close: string;
+  /** The body may also be a list of Python calls, `[f(a=1)]` (LFM2). */
+  pythonic?: boolean;
 }
 
 const HERMES: JsonBodyForm = { format: 'hermes', open: '<tool_call>', close: '</tool_call>' };
@@ -33,7 +36,8 @@ const OUTSIDE = /["<]/g;
 /** Reads a whole block (both markers included) into its calls. */
 function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
   const start = form.open.length;
-  const json = block.slice(start, block.length - form.close.length);
+  let json = block.slice(start, block.length - form.close.length);
+  if (form.pythonic && /^\s*\[\s*[A-Za-z_]/.test(json)) json = pythonicToJson(json) ?? json;
   const read = parseModelJson(json, limits.maxDepth);
   if (!read.ok)
     return failure(read.code, `the call is not valid JSON: ${read.message}`, start + read.position);
@@ -245,6 +249,24 @@ export const nemotron: BlockReader = {
   open: NEMOTRON.open,
   anywhere: true,
   stream: (sink, limits) => createJsonBodyStream(NEMOTRON, sink, limits, true),
+};
+
+const LFM2: JsonBodyForm = {
+  format: 'lfm2',
+  open: '<|tool_call_start|>',
+  close: '<|tool_call_end|>',
+  pythonic: true,
+};
+
+/**
+ * Liquid LFM2's form: `<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>`, the
+ * calls as a Python list (its own template), or as a JSON list of calls (llama.cpp's).
+ */
+export const lfm2: BlockReader = {
+  open: LFM2.open,
+  anywhere: true,
+  // The close is a special token: a Python string in single quotes cannot hide it.
+  stream: (sink, limits) => createJsonBodyStream(LFM2, sink, limits, false),
 };
 
 const COMMAND_R7B: JsonBodyForm = {

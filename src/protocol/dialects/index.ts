@@ -3,7 +3,7 @@ import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './b
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
-import { commandR7b, hermes, hermesStream, nemotron } from './hermes.js';
+import { commandR7b, hermes, hermesStream, lfm2, nemotron } from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
@@ -26,6 +26,7 @@ export type Dialect =
   | 'nemotron'
   | 'command-r7b'
   | 'mistral'
+  | 'lfm2'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
@@ -40,6 +41,7 @@ export const DIALECTS: readonly Dialect[] = [
   'nemotron',
   'command-r7b',
   'mistral',
+  'lfm2',
   'cline',
 ];
 
@@ -133,6 +135,8 @@ export function blockReaders(
       return [commandR7b];
     case 'mistral':
       return [mistral];
+    case 'lfm2':
+      return [lfm2];
     case 'cline':
       return cline;
     case 'auto':
@@ -145,6 +149,7 @@ export function blockReaders(
         nemotron,
         commandR7b,
         mistral,
+        lfm2,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,
