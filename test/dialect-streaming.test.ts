@@ -26,6 +26,9 @@ const JSON_BODIES: readonly string[] = [
   'command-r7b',
   'mistral',
   'lfm2',
+  'jamba',
+  'granite',
+  'llama3-json',
   'auto',
 ];
 const STREAMED: readonly Written[] = [
@@ -156,6 +159,11 @@ const soup = fc
         '<function_calls>',
         '</function_calls>',
         '<minimax:tool_call>',
+        '<tool_calls>',
+        '</tool_calls>',
+        '<|tool_call|>',
+        '<|python_tag|>',
+        '{"name": "read_file", "parameters": {"path": "a"}}',
         '<|tool_call_start|>[read_file(path="a")',
         ']<|tool_call_end|>',
         '<|tool_calls_section_begin|>',

@@ -29,6 +29,9 @@ export type CallFormat =
   | 'command-r7b'
   | 'mistral'
   | 'lfm2'
+  | 'jamba'
+  | 'granite'
+  | 'llama3-json'
   | 'cline';
 
 export interface ToolCall {

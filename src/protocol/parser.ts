@@ -113,6 +113,11 @@ export function createParser(options: ParserOptions): Parser {
   const anywhereFirst = [...new Set(anywhere.map((r) => r.open[0]))];
   /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`), which a line start may hold. */
   const bracketReaders = readers.filter((r) => r.open.startsWith('['));
+  /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
+  const braceReaders = readers.filter((r) => r.open.startsWith('{'));
+  /** A line starting with this character is prose the state machine would pass through. */
+  const plainLineStart = (c: number) =>
+    isPlainLineStart(c) && !(c === Char.OpenBrace && braceReaders.length > 0);
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -379,6 +384,15 @@ export function createParser(options: ParserOptions): Parser {
         }
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
+    } else if (c === Char.OpenBrace && braceReaders.length > 0 && !fence.open) {
+      for (const reader of braceReaders) {
+        const opens = startsWithAt(buf, i, reader.open);
+        if (opens === true) {
+          beginBlock(i, reader);
+          return true;
+        }
+        if (opens === null && !final) return false;
+      }
     } else if (c === Char.OpenBracket && !fence.open) {
       let waiting = false;
       for (const reader of bracketReaders) {
@@ -646,10 +660,10 @@ export function createParser(options: ParserOptions): Parser {
     let k = chunk.indexOf('\n');
     if (k === -1 && !atLineStart) return false;
     if (fence.open && fence.callable) return null;
-    if (atLineStart && !isPlainLineStart(chunk.charCodeAt(0))) return null;
+    if (atLineStart && !plainLineStart(chunk.charCodeAt(0))) return null;
     while (k !== -1) {
       if (k === chunk.length - 1) return true;
-      if (!isPlainLineStart(chunk.charCodeAt(k + 1))) return null;
+      if (!plainLineStart(chunk.charCodeAt(k + 1))) return null;
       k = chunk.indexOf('\n', k + 1);
     }
     return false;

@@ -32,6 +32,12 @@ export function renderInDialect(
       return `<|tool_call_start|>[${tool}(${Object.entries(args)
         .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
         .join(', ')})]<|tool_call_end|>`;
+    case 'jamba':
+      return `<tool_calls>[${JSON.stringify({ name: tool, arguments: args })}]</tool_calls>`;
+    case 'granite':
+      return `<|tool_call|>[${JSON.stringify({ name: tool, arguments: args })}]`;
+    case 'llama3-json':
+      return JSON.stringify({ name: tool, parameters: args });
     case 'hermes':
       return `<tool_call>\n${JSON.stringify({ name: tool, arguments: args })}\n</tool_call>`;
     case 'cline':

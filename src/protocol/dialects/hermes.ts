@@ -21,8 +21,18 @@ import { pythonicToJson } from './pythonic.js';
  * `{"name": …, "arguments": {…}}` (Command R7B: `tool_name`, `parameters`).
  */
 export interface JsonBodyForm {
-  format: 'hermes' | 'nemotron' | 'command-r7b' | 'mistral' | 'lfm2';
+  format:
+    | 'hermes'
+    | 'nemotron'
+    | 'command-r7b'
+    | 'mistral'
+    | 'lfm2'
+    | 'jamba'
+    | 'granite'
+    | 'llama3-json';
   open: string;
+  /** The opening is the body's own first characters (`{"name"`), not a marker before it. */
+  openIsBody?: boolean;
   /** '' when the block ends with its JSON value (Mistral writes no closing marker). */
   close: string;
   /** The body may also be a list of Python calls, `[f(a=1)]` (LFM2). */
@@ -35,7 +45,7 @@ const OUTSIDE = /["<]/g;
 
 /** Reads a whole block (both markers included) into its calls. */
 function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
-  const start = form.open.length;
+  const start = form.openIsBody ? 0 : form.open.length;
   let json = block.slice(start, block.length - form.close.length);
   if (form.pythonic && /^\s*\[\s*[A-Za-z_]/.test(json)) json = pythonicToJson(json) ?? json;
   const read = parseModelJson(json, limits.maxDepth);
@@ -52,6 +62,13 @@ function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): B
       parameters?: unknown;
     };
     const name = fields.name ?? fields.tool_name;
+    // A bare object is a call only with its arguments: `{"name": "Ada", "age": 3}` is data.
+    if (form.openIsBody && fields.parameters === undefined && fields.arguments === undefined)
+      return failure(
+        'missing-tool-name',
+        'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}',
+        start,
+      );
     if (typeof name !== 'string' || name.trim() === '')
       return failure(
         'missing-tool-name',
@@ -184,9 +201,11 @@ export function createJsonBodyStream(
       let scanFrom = from;
       if (blockStart === -1) {
         blockStart = offset + from;
-        scanFrom = from + OPEN.length;
-        pushPiece(pieces, OPEN);
-        from = scanFrom;
+        if (!form.openIsBody) {
+          scanFrom = from + OPEN.length;
+          pushPiece(pieces, OPEN);
+          from = scanFrom;
+        }
       }
       const close = findClose(s, scanFrom);
       if (close !== -1) {
@@ -267,6 +286,47 @@ export const lfm2: BlockReader = {
   anywhere: true,
   // The close is a special token: a Python string in single quotes cannot hide it.
   stream: (sink, limits) => createJsonBodyStream(LFM2, sink, limits, false),
+};
+
+const JAMBA: JsonBodyForm = { format: 'jamba', open: '<tool_calls>', close: '</tool_calls>' };
+
+/** AI21 Jamba's form: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`. */
+export const jamba: BlockReader = {
+  open: JAMBA.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(JAMBA, sink, limits, true),
+};
+
+const GRANITE: JsonBodyForm = { format: 'granite', open: '<|tool_call|>', close: '' };
+
+/** IBM Granite's form: `<|tool_call|>[{"name": …, "arguments": {…}}]`, ended by its JSON. */
+export const granite: BlockReader = {
+  open: GRANITE.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(GRANITE, sink, limits, true),
+};
+
+const PYTHON_TAG: JsonBodyForm = { format: 'llama3-json', open: '<|python_tag|>', close: '' };
+const BARE_JSON: JsonBodyForm = {
+  format: 'llama3-json',
+  open: '{"name"',
+  openIsBody: true,
+  close: '',
+};
+
+/**
+ * Llama 3.1 / 3.2 / 3.3's JSON calls: after `<|python_tag|>` (a special token, anywhere), or
+ * a bare `{"name": …, "parameters": {…}}` object at a line start, as their templates ask for
+ * (and as Qwen models write when they drop `<tool_call>`). Ended by the JSON value.
+ */
+export const llama3PythonTag: BlockReader = {
+  open: PYTHON_TAG.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(PYTHON_TAG, sink, limits, true),
+};
+export const llama3BareJson: BlockReader = {
+  open: BARE_JSON.open,
+  stream: (sink, limits) => createJsonBodyStream(BARE_JSON, sink, limits, true),
 };
 
 const COMMAND_R7B: JsonBodyForm = {

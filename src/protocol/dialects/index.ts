@@ -3,7 +3,17 @@ import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './b
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
-import { commandR7b, hermes, hermesStream, lfm2, nemotron } from './hermes.js';
+import {
+  commandR7b,
+  granite,
+  hermes,
+  hermesStream,
+  jamba,
+  lfm2,
+  llama3BareJson,
+  llama3PythonTag,
+  nemotron,
+} from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
@@ -27,6 +37,9 @@ export type Dialect =
   | 'command-r7b'
   | 'mistral'
   | 'lfm2'
+  | 'jamba'
+  | 'granite'
+  | 'llama3-json'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
@@ -42,6 +55,9 @@ export const DIALECTS: readonly Dialect[] = [
   'command-r7b',
   'mistral',
   'lfm2',
+  'jamba',
+  'granite',
+  'llama3-json',
   'cline',
 ];
 
@@ -100,8 +116,9 @@ const RESERVED_TAGS = new Set([
 
 /**
  * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
- * itself). `auto` reads every dialect, each block by its own opening tag; Cline's tags need
- * the tool names.
+ * itself). `auto` reads every dialect, each block by its own opening tag, but for Llama 3's
+ * bare `{"name": …}` line (replies hold JSON data: name `llama3-json` to read it); Cline's
+ * tags need the tool names.
  */
 export function blockReaders(
   dialect: Dialect | 'auto',
@@ -137,6 +154,12 @@ export function blockReaders(
       return [mistral];
     case 'lfm2':
       return [lfm2];
+    case 'jamba':
+      return [jamba];
+    case 'granite':
+      return [granite];
+    case 'llama3-json':
+      return [llama3PythonTag, llama3BareJson];
     case 'cline':
       return cline;
     case 'auto':
@@ -150,6 +173,9 @@ export function blockReaders(
         commandR7b,
         mistral,
         lfm2,
+        jamba,
+        granite,
+        llama3PythonTag,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,
