@@ -1,16 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  coerceArguments,
   createNativeCalls,
   createParser,
   DIALECTS,
   type Dialect,
+  type JsonSchema,
   type JsonValue,
   type NativeEvent,
   type ParseOptions,
   type ParserEvent,
   parse,
+  planUpstream,
   type ToolArguments,
+  toolPromptFor,
 } from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
@@ -367,5 +371,63 @@ describe('streaming costs stay linear', () => {
       }, 50_000);
       expect(ratio, `chunk ${chunk}`).toBeLessThan(3);
     }
+  });
+});
+
+describe('a model is taught the format it was trained on', () => {
+  const tools = [
+    {
+      serverName: 'local',
+      name: 'write_file',
+      description: 'Write a file.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string' }, lines: { type: 'integer' } },
+      } as JsonSchema,
+    },
+  ];
+
+  for (const dialect of DIALECTS.filter((d) => d !== 'tagcall'))
+    it(`${dialect}: the prompt's example is a call the parser reads back in that dialect`, () => {
+      const prompt = toolPromptFor(tools, { dialect });
+      const example = prompt.slice(prompt.indexOf('Example:\n\n') + 'Example:\n\n'.length).trim();
+      const { calls, errors } = parse(example, { dialect, toolNames: ['write_file'] });
+      expect(errors).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName])).toEqual([[dialect, 'write_file']]);
+      expect(coerceArguments(calls[0].arguments, tools[0].inputSchema)).toEqual({
+        path: 'path here',
+        lines: 1,
+      });
+      expect(prompt).not.toContain('<tool>');
+    });
+
+  it('tagcall serve writes earlier calls in the dialect and teaches it', () => {
+    const plan = planUpstream(
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'Write it.' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'write_file', arguments: '{"path": "a.ts", "lines": 3}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'written' },
+        ],
+        tools: [{ type: 'function', function: { name: 'write_file', parameters: {} } }],
+      },
+      { dialect: 'qwen3-coder' },
+    );
+    const sent = plan.body.messages as Array<{ role: string; content: string }>;
+    expect(sent[0].content).toContain('<function=NAME>');
+    expect(sent[2].content).toBe(
+      '<tool_call>\n<function=write_file>\n<parameter=path>\na.ts\n</parameter>\n<parameter=lines>\n3\n</parameter>\n</function>\n</tool_call>',
+    );
   });
 });

@@ -13,7 +13,7 @@ import { renderToolResult } from '../messages/index.js';
 import {
   type Dialect,
   type ParserOptions,
-  renderCall,
+  renderCallIn,
   type ToolArguments,
 } from '../protocol/index.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
@@ -57,10 +57,14 @@ function outputText(output: LanguageModelV3ToolResultOutput): { text: string; is
 
 /**
  * The prompt for a model without native tools: the tools described in the system message,
- * earlier calls written as `<tool>` blocks in the assistant's text, results as
- * `Tool: name\n…` user messages, reasoning as `[…]`.
+ * earlier calls written as `<tool>` blocks in the assistant's text (or as `dialect` writes
+ * them), results as `Tool: name\n…` user messages, reasoning as `[…]`.
  */
-export function promptForTextProtocol(params: LanguageModelV3CallOptions): LanguageModelV3Prompt {
+export function promptForTextProtocol(
+  params: LanguageModelV3CallOptions,
+  dialect: Dialect | 'auto' = 'tagcall',
+): LanguageModelV3Prompt {
+  const written = dialect === 'auto' ? 'tagcall' : dialect;
   const functions = (params.tools ?? []).filter(
     (t): t is LanguageModelV3FunctionTool => t.type === 'function',
   );
@@ -77,7 +81,10 @@ export function promptForTextProtocol(params: LanguageModelV3CallOptions): Langu
         else if (part.type === 'reasoning') pieces.push(`[${part.text}]`);
         else if (part.type === 'tool-call')
           pieces.push(
-            renderCall({ toolName: part.toolName, arguments: part.input as ToolArguments }),
+            renderCallIn(written, {
+              toolName: part.toolName,
+              arguments: part.input as ToolArguments,
+            }),
           );
         else if (part.type === 'file') others.push(part);
       }
@@ -100,6 +107,7 @@ export function promptForTextProtocol(params: LanguageModelV3CallOptions): Langu
     inputSchema: t.inputSchema as JsonSchema,
   }));
   const section = toolPromptFor(tools, {
+    dialect,
     require:
       choice?.type === 'required'
         ? 'any-tool'
@@ -153,7 +161,7 @@ export function tagcallMiddleware(
     transformParams: async ({ params }) => {
       const transformed = {
         ...params,
-        prompt: promptForTextProtocol(params),
+        prompt: promptForTextProtocol(params, options.dialect),
         tools: undefined,
         toolChoice: undefined,
       };

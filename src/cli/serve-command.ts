@@ -31,8 +31,9 @@ Options:
   --host ADDR           default ${PROXY_DEFAULTS.host}
   --model-map A=B       serve model A as upstream model B (repeatable)
   --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
-  --dialect D           which call format replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
-                        or auto (all of them; the prompt still teaches <tool>)
+  --dialect D           the call format the model is taught, its earlier calls are written in and
+                        its replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
+                        or auto (reads all of them; the prompt teaches <tool>)
   --api-key KEY         sent upstream (default: the client's Authorization header)
   --require-key KEY     clients must send "Authorization: Bearer KEY" (default: $TAGCALL_SERVE_KEY;
                         none); it is never passed upstream
@@ -71,15 +72,21 @@ export const serveCommand = defineCommand({
       if (at <= 0) throw new UsageError(`--model-map wants A=B, got "${pair}"`, usage);
       modelMap[pair.slice(0, at)] = pair.slice(at + 1);
     }
+    const dialect = oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage);
+    const grammar = oneOf(values.grammar, ['llama.cpp'] as const, '--grammar', usage);
+    // The grammar admits only `<tool>` calls: a model taught another format could not write it.
+    if (grammar !== undefined && dialect !== undefined && dialect !== 'tagcall')
+      throw new UsageError(
+        `--grammar ${grammar} constrains replies to the <tool> protocol; it does not go with --dialect ${dialect}`,
+        usage,
+      );
     return runServe({
       upstream,
       port: values.port === '0' ? 0 : positiveInteger(values.port, '--port', usage),
       host: values.host,
       modelMap,
-      grammar: oneOf(values.grammar, ['llama.cpp'] as const, '--grammar', usage),
-      parser: {
-        dialect: oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage),
-      },
+      grammar,
+      parser: { dialect },
       apiKey: values['api-key'],
       requireKey: values['require-key'] ?? process.env.TAGCALL_SERVE_KEY,
       allowedHosts: values['allowed-host'],

@@ -1,4 +1,4 @@
-import { renderCall } from '../protocol/index.js';
+import { type Dialect, renderCallIn } from '../protocol/index.js';
 import { assistantFromText, type FromTextOptions } from './from-text.js';
 import { createMessage, type Message, type Part, resultsOf } from './message.js';
 
@@ -8,14 +8,14 @@ export interface TextMessage {
   content: string;
 }
 
-function renderPart(part: Part, role: TextMessage['role']): string | null {
+function renderPart(part: Part, role: TextMessage['role'], dialect: Dialect): string | null {
   switch (part.kind) {
     case 'text':
       return part.text;
     case 'thinking':
       return `[${part.text}]`;
     case 'tool-call':
-      return renderCall(part);
+      return renderCallIn(dialect, part);
     case 'image':
       // A text-only model cannot see it; it is told that one was there (a URL it may read).
       if (role === 'assistant') return null;
@@ -74,7 +74,11 @@ export function renderToolResult(toolName: string, output: string, isError: bool
  * in a user or system message is said as `[image]` (`[image: URL]` for an http URL), so an
  * image-only message is never empty; custom parts have no text form and are left out.
  */
-export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
+export function toTextProtocol(
+  messages: readonly Message[],
+  options: { dialect?: Dialect } = {},
+): TextMessage[] {
+  const dialect = options.dialect ?? 'tagcall';
   const out: TextMessage[] = [];
   for (const m of messages) {
     if (m.role === 'tool') {
@@ -83,7 +87,7 @@ export function toTextProtocol(messages: readonly Message[]): TextMessage[] {
       continue;
     }
     const pieces = m.parts.flatMap((p) => {
-      const text = renderPart(p, m.role as TextMessage['role']);
+      const text = renderPart(p, m.role as TextMessage['role'], dialect);
       return text === null || text === '' ? [] : [{ text, isText: p.kind === 'text' }];
     });
     const content = joinPieces(pieces);

@@ -6,6 +6,7 @@ import {
   type OpenAIMessage,
   toTextProtocol,
 } from '../messages/index.js';
+import type { Dialect } from '../protocol/index.js';
 import { isJsonObject } from '../protocol/json-call.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
 
@@ -145,6 +146,11 @@ function escapedUser(m: Extract<OpenAIMessage, { role: 'user' }>): OpenAIMessage
 export interface PlanOptions {
   /** `model` names to rewrite on the way up. */
   modelMap?: ReadonlyMap<string, string>;
+  /**
+   * The call format the model is taught and its earlier calls are written in (the one its
+   * replies are read in). Default and `auto`: the `<tool>` protocol.
+   */
+  dialect?: Dialect | 'auto';
   /** Add llama.cpp grammar fields so the upstream can only write valid calls. */
   grammar?: 'llama.cpp';
 }
@@ -176,7 +182,9 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
   // name` user messages) by the library's own conversion; system and user messages as they
   // came, images kept. Both conversions give one message per message here (an OpenAI tool
   // message holds one result), so they line up by index.
-  const rendered = toTextProtocol(fromOpenAI(request.messages));
+  const dialect =
+    options.dialect === undefined || options.dialect === 'auto' ? 'tagcall' : options.dialect;
+  const rendered = toTextProtocol(fromOpenAI(request.messages), { dialect });
   const messages = request.messages.map((m, i) =>
     m.role === 'assistant' || m.role === 'tool'
       ? rendered[i]
@@ -199,6 +207,7 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
   const offered = named === undefined ? all : all.filter((t) => t.name === named);
   const listed = offered.map((t) => ({ ...t, serverName: 'local' }));
   const section = toolPromptFor(listed, {
+    dialect,
     require:
       choice === 'required' ? 'any-tool' : named === undefined ? undefined : { toolName: named },
   });

@@ -247,7 +247,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
 
-    const plan = planUpstream(body, { modelMap, grammar: options.grammar });
+    const plan = planUpstream(body, {
+      modelMap,
+      grammar: options.grammar,
+      dialect: options.parser?.dialect,
+    });
     const call = await fetchUpstream(request, response, '/chat/completions', {
       method: 'POST',
       body: JSON.stringify(plan.body),

@@ -1,4 +1,9 @@
-import { type JsonValue, renderCall, type ToolArguments } from '../protocol/index.js';
+import {
+  type Dialect,
+  type JsonValue,
+  renderCallIn,
+  type ToolArguments,
+} from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
 import type { ListedTool, Toolbox } from './toolbox.js';
 
@@ -47,6 +52,35 @@ export interface ToolPromptOptions {
    * call) or one tool by name. Default: the model decides.
    */
   require?: 'any-tool' | { toolName: string };
+  /**
+   * Teach the format a model family was trained on (and read its replies in that dialect):
+   * each example is written as its chat template writes calls. Default (and `auto`): the
+   * `<tool>` protocol.
+   */
+  dialect?: Dialect | 'auto';
+}
+
+/** How the examples of a dialect's calls are to be read, in a line or two. */
+function dialectRules(dialect: Exclude<Dialect, 'tagcall'>): string[] {
+  const json = [
+    'hermes',
+    'deepseek',
+    'kimi-k2',
+    'nemotron',
+    'command-r7b',
+    'mistral',
+    'jamba',
+    'granite',
+    'llama3-json',
+  ];
+  return [
+    json.includes(dialect)
+      ? '- The arguments are a JSON object.'
+      : dialect === 'lfm2'
+        ? '- The arguments are Python keyword arguments with Python literals.'
+        : '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
+    '- Several calls in one reply are allowed.',
+  ];
 }
 
 /**
@@ -69,34 +103,54 @@ export function toolPromptFor(
   tools: readonly PromptTool[],
   options: ToolPromptOptions = {},
 ): string {
-  const lines = [
-    '# Tools',
-    '',
-    'You can call tools. To call one, write a block like this on lines of its own:',
-    '',
-    '<tool>',
-    '<server_name>local</server_name>',
-    '<tool_name>NAME</tool_name>',
-    '<arguments>',
-    '  <PARAMETER>value</PARAMETER>',
-    '</arguments>',
-    '</tool>',
-    '',
-    'Rules:',
-    '- One call per <tool> block; several blocks in one reply are allowed.',
-    '- <server_name> is the server the tool belongs to (listed with each tool).',
-    '- Put code, markup and multi-line text in CDATA: <content><![CDATA[ ... ]]></content>.',
-    '- A list is the same element repeated; an object is an element with child elements.',
-    '- Think in brackets on lines of their own: [I should read the file first]',
-    '- The result comes back in the next message as "Tool: NAME" followed by the output.',
-    ...(tools.some((t) => t.name === 'task_completion')
-      ? ['- When the task is done, call task_completion with the answer in <result>.']
-      : []),
-    '',
-  ];
+  const dialect =
+    options.dialect === undefined || options.dialect === 'auto' ? 'tagcall' : options.dialect;
+  const completes = tools.some((t) => t.name === 'task_completion');
+  const lines =
+    dialect === 'tagcall'
+      ? [
+          '# Tools',
+          '',
+          'You can call tools. To call one, write a block like this on lines of its own:',
+          '',
+          '<tool>',
+          '<server_name>local</server_name>',
+          '<tool_name>NAME</tool_name>',
+          '<arguments>',
+          '  <PARAMETER>value</PARAMETER>',
+          '</arguments>',
+          '</tool>',
+          '',
+          'Rules:',
+          '- One call per <tool> block; several blocks in one reply are allowed.',
+          '- <server_name> is the server the tool belongs to (listed with each tool).',
+          '- Put code, markup and multi-line text in CDATA: <content><![CDATA[ ... ]]></content>.',
+          '- A list is the same element repeated; an object is an element with child elements.',
+          '- Think in brackets on lines of their own: [I should read the file first]',
+          '- The result comes back in the next message as "Tool: NAME" followed by the output.',
+          ...(completes
+            ? ['- When the task is done, call task_completion with the answer in <result>.']
+            : []),
+          '',
+        ]
+      : [
+          '# Tools',
+          '',
+          'You can call tools. To call one, write it like this:',
+          '',
+          renderCallIn(dialect, { toolName: 'NAME', arguments: { PARAMETER: 'value' } }),
+          '',
+          'Rules:',
+          ...dialectRules(dialect),
+          '- The result comes back in the next message as "Tool: NAME" followed by the output.',
+          ...(completes
+            ? ['- When the task is done, call task_completion with the answer as its result.']
+            : []),
+          '',
+        ];
   for (const tool of tools) {
     lines.push(
-      `## ${tool.name} (server: ${tool.serverName})`,
+      dialect === 'tagcall' ? `## ${tool.name} (server: ${tool.serverName})` : `## ${tool.name}`,
       '',
       tool.description || '(no description)',
       '',
@@ -104,7 +158,7 @@ export function toolPromptFor(
     const parameters = describeParameters(tool.inputSchema);
     lines.push(parameters.length > 0 ? 'Parameters:' : 'No parameters.', ...parameters, '');
     if (options.examples !== false) {
-      const example = renderCall({
+      const example = renderCallIn(dialect, {
         serverName: tool.serverName,
         toolName: tool.name,
         arguments: exampleArguments(tool.inputSchema),
