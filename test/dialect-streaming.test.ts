@@ -33,6 +33,7 @@ const JSON_BODIES: readonly string[] = [
   'jamba',
   'granite',
   'llama3-json',
+  'olmo3',
   'auto',
 ];
 const STREAMED: readonly Written[] = [
@@ -163,6 +164,7 @@ const soup = fc
         '<function_calls>',
         '</function_calls>',
         '<minimax:tool_call>',
+        'read_file(path="a", n=None)\n',
         '<tool_calls>',
         '</tool_calls>',
         '<|tool_call|>',

@@ -32,6 +32,7 @@ export type CallFormat =
   | 'jamba'
   | 'granite'
   | 'llama3-json'
+  | 'olmo3'
   | 'cline';
 
 export interface ToolCall {

@@ -76,7 +76,7 @@ function dialectRules(dialect: Exclude<Dialect, 'tagcall'>): string[] {
   return [
     json.includes(dialect)
       ? '- The arguments are a JSON object.'
-      : dialect === 'lfm2'
+      : dialect === 'lfm2' || dialect === 'olmo3'
         ? '- The arguments are Python keyword arguments with Python literals.'
         : '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
     '- Several calls in one reply are allowed.',

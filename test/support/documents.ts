@@ -150,6 +150,7 @@ export const dialectSoupArbitrary = stringsOf(
     '<function_calls>',
     '</function_calls>',
     '<minimax:tool_call>',
+    'read_file(path="a", n=None)\n',
     '<tool_calls>',
     '</tool_calls>',
     '<|tool_call|>',

@@ -29,7 +29,8 @@ export interface JsonBodyForm {
     | 'lfm2'
     | 'jamba'
     | 'granite'
-    | 'llama3-json';
+    | 'llama3-json'
+    | 'olmo3';
   open: string;
   /** The opening is the body's own first characters (`{"name"`), not a marker before it. */
   openIsBody?: boolean;
@@ -47,7 +48,8 @@ const OUTSIDE = /["<]/g;
 function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
   const start = form.openIsBody ? 0 : form.open.length;
   let json = block.slice(start, block.length - form.close.length);
-  if (form.pythonic && /^\s*\[\s*[A-Za-z_]/.test(json)) json = pythonicToJson(json) ?? json;
+  if (form.pythonic && /^\s*\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(json))
+    json = pythonicToJson(json) ?? json;
   const read = parseModelJson(json, limits.maxDepth);
   if (!read.ok)
     return failure(read.code, `the call is not valid JSON: ${read.message}`, start + read.position);
@@ -287,6 +289,27 @@ export const lfm2: BlockReader = {
   // The close is a special token: a Python string in single quotes cannot hide it.
   stream: (sink, limits) => createJsonBodyStream(LFM2, sink, limits, false),
 };
+
+const OLMO3: JsonBodyForm = {
+  format: 'olmo3',
+  open: '<function_calls>',
+  close: '</function_calls>',
+  pythonic: true,
+};
+
+/**
+ * OLMo 3's form: Python calls, one a line, in `<function_calls>` … `</function_calls>` (the
+ * tag Anthropic's form uses: in `auto` a body that starts with a name is OLMo 3's).
+ */
+export const olmo3: BlockReader = {
+  open: OLMO3.open,
+  anywhere: true,
+  stream: (sink, limits) => createJsonBodyStream(OLMO3, sink, limits, false),
+};
+
+/** OLMo 3's body in 'auto', once its first character says it is not Anthropic's. */
+export const olmo3Stream = (sink: BlockSink, limits: BlockLimits) =>
+  createJsonBodyStream(OLMO3, sink, limits, false);
 
 const JAMBA: JsonBodyForm = { format: 'jamba', open: '<tool_calls>', close: '</tool_calls>' };
 

@@ -13,6 +13,8 @@ import {
   llama3BareJson,
   llama3PythonTag,
   nemotron,
+  olmo3,
+  olmo3Stream,
 } from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
@@ -40,6 +42,7 @@ export type Dialect =
   | 'jamba'
   | 'granite'
   | 'llama3-json'
+  | 'olmo3'
   | 'cline';
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
@@ -58,6 +61,7 @@ export const DIALECTS: readonly Dialect[] = [
   'jamba',
   'granite',
   'llama3-json',
+  'olmo3',
   'cline',
 ];
 
@@ -88,6 +92,39 @@ const toolCallAuto: BlockReader = {
               : c === '{' || c === '[' || first >= s.length
                 ? hermesStream(sink, limits, first < s.length)
                 : glm.stream(sink, limits);
+        }
+        return inner.run(s, from, offset, final);
+      },
+      streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
+      get status() {
+        return inner?.status ?? BlockStatus.Open;
+      },
+      stop(code, message, offset) {
+        return inner?.stop(code, message, offset) ?? { code, message, offset };
+      },
+    };
+  },
+};
+
+/**
+ * `<function_calls>` in 'auto': Anthropic's when a tag (`<invoke`) follows it, OLMo 3's
+ * Python calls when a name does.
+ */
+const functionCallsAuto: BlockReader = {
+  open: '<function_calls>',
+  anywhere: true,
+  stream(sink, limits) {
+    let inner: BlockStream | null = null;
+    return {
+      run(s, from, offset, final) {
+        if (inner === null) {
+          const bodyStart = from + '<function_calls>'.length;
+          const limit = bodyStart + MAX_LEADING_BLANKS;
+          const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
+          if (first >= s.length && !final) return from;
+          inner = /[A-Za-z_]/.test(s[first] ?? '')
+            ? olmo3Stream(sink, limits)
+            : anthropicXml.stream(sink, limits);
         }
         return inner.run(s, from, offset, final);
       },
@@ -160,11 +197,13 @@ export function blockReaders(
       return [granite];
     case 'llama3-json':
       return [llama3PythonTag, llama3BareJson];
+    case 'olmo3':
+      return [olmo3];
     case 'cline':
       return cline;
     case 'auto':
       return [
-        anthropicXml,
+        functionCallsAuto,
         minimaxM2,
         seedOss,
         deepseek,

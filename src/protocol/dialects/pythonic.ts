@@ -1,20 +1,22 @@
 import { jsonrepair } from 'jsonrepair';
 
 /**
- * A list of Python calls as Llama 4, LFM2 and OLMo 3 write them, `[search(query="a", n=5),
- * now()]`, as the JSON list of calls it means (`[{"name": "search", "arguments": {"query":
- * "a", "n": 5}}, …]`), or null when the text is no such list. Values are Python literals
- * (strings in either quote, numbers, True/False/None, lists, dicts), read through jsonrepair;
- * one pass over the text, strings skipped, brackets counted.
+ * Python calls as Llama 4, LFM2 and OLMo 3 write them — a list, `[search(query="a", n=5),
+ * now()]`, or one call a line (OLMo 3) — as the JSON list of calls they mean
+ * (`[{"name": "search", "arguments": {"query": "a", "n": 5}}, …]`), or null when the text is
+ * no such calls. Values are Python literals (strings in either quote, numbers,
+ * True/False/None, and JSON's true/false/null, lists, dicts), read through jsonrepair; one
+ * pass over the text, strings skipped, brackets counted.
  */
 export function pythonicToJson(text: string): string | null {
-  const body = text.trim();
-  if (!body.startsWith('[') || !body.endsWith(']')) return null;
+  let body = text.trim();
+  if (body.startsWith('[') && body.endsWith(']')) body = body.slice(1, -1);
   const calls: string[] = [];
-  let at = 1;
-  const end = body.length - 1;
+  let at = 0;
+  const end = body.length;
   for (;;) {
-    at = skipSpace(body, at, end);
+    // Calls are separated by commas (a list) or by newlines (OLMo 3).
+    while (at < end && (/\s/.test(body[at]) || body[at] === ',')) at++;
     if (at >= end) break;
     const name = /[A-Za-z_][\w.-]*/y;
     name.lastIndex = at;
@@ -27,9 +29,7 @@ export function pythonicToJson(text: string): string | null {
     const args = keywordArguments(body.slice(at + 1, close));
     if (args === null) return null;
     calls.push(`{"name": ${JSON.stringify(match[0])}, "arguments": ${args}}`);
-    at = skipSpace(body, close + 1, end);
-    if (body[at] === ',') at++;
-    else if (at < end) return null;
+    at = close + 1;
   }
   return calls.length === 0 ? null : `[${calls.join(', ')}]`;
 }

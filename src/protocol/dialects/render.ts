@@ -51,6 +51,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|tool_call|>[${JSON.stringify({ name, arguments: args })}]`;
     case 'llama3-json':
       return JSON.stringify({ name, parameters: args });
+    case 'olmo3':
+      return `<function_calls>\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\n</function_calls>`;
     case 'cline':
       return `<${name}>\n${entries.map(([k, v]) => `<${k}>${text(v)}</${k}>\n`).join('')}</${name}>`;
   }
