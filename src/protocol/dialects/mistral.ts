@@ -45,7 +45,7 @@ function createNamedStream(sink: BlockSink, limits: BlockLimits): BlockStream {
     status = BlockStatus.Failed;
   }
 
-  function readHeader(s: string, i: number, offset: number, final: boolean): number {
+  function readHeader(s: string, i: number, final: boolean): number {
     const args = s.indexOf(ARGS, i);
     const end = args === -1 ? s.length : args;
     header += s.slice(i, end);
@@ -80,7 +80,7 @@ function createNamedStream(sink: BlockSink, limits: BlockLimits): BlockStream {
         i += OPEN.length;
       }
       if (call === null) {
-        i = readHeader(s, i, offset, final);
+        i = readHeader(s, i, final);
         if (call === null) return i;
       }
       const end = valueEnd.find(s, i);
