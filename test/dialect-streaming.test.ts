@@ -4,6 +4,7 @@ import {
   coerceArguments,
   createNativeCalls,
   createParser,
+  DIALECT_VALUES,
   DIALECTS,
   type Dialect,
   type JsonSchema,
@@ -18,22 +19,15 @@ import {
 } from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
+import { DIALECT_TOKENS } from './support/documents.js';
 import { doublingRatio } from './support/hostile-shapes.js';
 
 type Written = Exclude<Dialect, 'tagcall'>;
-/** Dialects whose arguments are a JSON body: their deltas are a preview (and `auto` has them). */
+/** Dialects whose arguments are a JSON or Python body: their deltas are a preview (and `auto` has them). */
 const JSON_BODIES: readonly string[] = [
-  'hermes',
-  'deepseek',
-  'kimi-k2',
-  'nemotron',
-  'command-r7b',
-  'mistral',
-  'lfm2',
-  'jamba',
-  'granite',
-  'llama3-json',
-  'olmo3',
+  ...Object.entries(DIALECT_VALUES)
+    .filter(([, values]) => values !== 'text')
+    .map(([dialect]) => dialect),
   'auto',
 ];
 const STREAMED: readonly Written[] = [
@@ -153,65 +147,20 @@ const soup = fc
   .array(
     fc.oneof(
       fc.constantFrom(
-        '<tool_call>',
-        '</tool_call>',
+        ...DIALECT_TOKENS,
         '<function=write_file>',
         '<function=read_file/>',
-        '</function>',
         '<parameter=path>',
         '<parameter=content>',
-        '</parameter>',
-        '<function_calls>',
-        '</function_calls>',
-        '<minimax:tool_call>',
-        'read_file(path="a", n=None)\n',
-        '<tool_calls>',
-        '</tool_calls>',
-        '<|tool_call|>',
-        '<|python_tag|>',
-        '{"name": "read_file", "parameters": {"path": "a"}}',
-        '<|tool_call_start|>[read_file(path="a")',
-        ']<|tool_call_end|>',
-        '<|tool_calls_section_begin|>',
-        '<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>',
-        '<|tool_call_end|>',
-        '<|tool_calls_section_end|>',
-        '[TOOL_CALLS]',
-        'read_file[ARGS]',
-        '[{"name": "read_file", "arguments": {}}]',
-        '<TOOLCALL>[',
-        ']</TOOLCALL>',
-        '<|START_ACTION|>[',
-        '{"tool_name": "read_file", "parameters": {}}',
-        ']<|END_ACTION|>',
-        '<|START_THINKING|>',
-        '<|END_THINKING|>',
-        '<｜tool▁calls▁begin｜>',
-        '<｜tool▁call▁begin｜>read_file<｜tool▁sep｜>',
-        '{"path": "a"}',
-        '<｜tool▁call▁end｜>',
-        '<｜tool▁calls▁end｜>',
-        '<seed:tool_call>',
-        '</seed:tool_call>',
-        '<arg_key>path</arg_key>',
-        '<arg_value>',
-        '</arg_value>',
-        '</minimax:tool_call>',
         '<invoke name="read_file">',
-        '</invoke>',
         '<parameter name="path">',
         '<write_file>',
         '</write_file>',
-        '<path>',
-        '</path>',
         '<content>',
         '</content>',
         '{"name": "read_file", "arguments": {"path": "a\\n</tool_call>"}}',
         "{'name': 'note', 'arguments': {'text': 'x',},}",
-        '\n',
-        ' ',
         '\r\n',
-        '<',
         'a < b & c',
         '🎉',
       ),

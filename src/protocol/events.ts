@@ -1,3 +1,5 @@
+import type { Dialect } from './dialects/index.js';
+
 /** A JSON value, as tool arguments hold them (the JSON form can carry numbers and booleans). */
 export type JsonValue =
   | string
@@ -14,26 +16,7 @@ export type ToolArguments = { [key: string]: JsonValue };
  * Which written form a call came in: the tagcall protocol's `<tool>` block (`xml`) or its
  * deprecated JSON form (`json`), or another model family's dialect.
  */
-export type CallFormat =
-  | 'xml'
-  | 'json'
-  | 'anthropic-xml'
-  | 'minimax-m2'
-  | 'qwen3-coder'
-  | 'seed-oss'
-  | 'glm'
-  | 'deepseek'
-  | 'kimi-k2'
-  | 'hermes'
-  | 'nemotron'
-  | 'command-r7b'
-  | 'mistral'
-  | 'lfm2'
-  | 'jamba'
-  | 'granite'
-  | 'llama3-json'
-  | 'olmo3'
-  | 'cline';
+export type CallFormat = 'xml' | 'json' | Exclude<Dialect, 'tagcall'>;
 
 export interface ToolCall {
   id: string;

@@ -1,5 +1,5 @@
 export type { ArgumentSchema } from './arguments-tree.js';
-export { DIALECTS, type Dialect } from './dialects/index.js';
+export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialects/index.js';
 export { renderCallIn } from './dialects/render.js';
 export type * from './events.js';
 export {

@@ -333,6 +333,23 @@ export function createParser(options: ParserOptions): Parser {
     }
   }
 
+  /**
+   * Opens the block of the first of `candidates` whose opening stands at `i`: true when one
+   * opened, null when the input ends on a prefix of one (more input decides), else false.
+   */
+  function openBlockAt(i: number, candidates: readonly BlockReader[]): boolean | null {
+    let waiting = false;
+    for (const reader of candidates) {
+      const opens = startsWithAt(buf, i, reader.open);
+      if (opens === true) {
+        beginBlock(i, reader);
+        return true;
+      }
+      if (opens === null) waiting = true;
+    }
+    return waiting ? null : false;
+  }
+
   /** At a line start, after leading blanks: returns false when it waits for input. */
   function stepLineStart(final: boolean): boolean {
     const n = buf.length;
@@ -356,16 +373,9 @@ export function createParser(options: ParserOptions): Parser {
         return true;
       }
       if (!fence.open || fence.callable) {
-        let waiting = false;
-        for (const reader of readers) {
-          const opens = startsWithAt(buf, i, reader.open);
-          if (opens === true) {
-            beginBlock(i, reader);
-            return true;
-          }
-          if (opens === null) waiting = true;
-        }
-        if (waiting && !final) return false;
+        const opened = openBlockAt(i, readers);
+        if (opened === true) return true;
+        if (opened === null && !final) return false;
       }
       if (!fence.open) {
         let waiting = tool === null;
@@ -385,25 +395,13 @@ export function createParser(options: ParserOptions): Parser {
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
     } else if (c === Char.OpenBrace && braceReaders.length > 0 && !fence.open) {
-      for (const reader of braceReaders) {
-        const opens = startsWithAt(buf, i, reader.open);
-        if (opens === true) {
-          beginBlock(i, reader);
-          return true;
-        }
-        if (opens === null && !final) return false;
-      }
+      const opened = openBlockAt(i, braceReaders);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
     } else if (c === Char.OpenBracket && !fence.open) {
-      let waiting = false;
-      for (const reader of bracketReaders) {
-        const opens = startsWithAt(buf, i, reader.open);
-        if (opens === true) {
-          beginBlock(i, reader);
-          return true;
-        }
-        if (opens === null) waiting = true;
-      }
-      if (waiting && !final) return false;
+      const opened = openBlockAt(i, bracketReaders);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
       flushText(i);
       bracketAt = offset + i;
       pos = i;

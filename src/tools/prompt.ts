@@ -1,4 +1,5 @@
 import {
+  DIALECT_VALUES,
   type Dialect,
   type JsonValue,
   renderCallIn,
@@ -62,25 +63,12 @@ export interface ToolPromptOptions {
 
 /** How the examples of a dialect's calls are to be read, in a line or two. */
 function dialectRules(dialect: Exclude<Dialect, 'tagcall'>): string[] {
-  const json = [
-    'hermes',
-    'deepseek',
-    'kimi-k2',
-    'nemotron',
-    'command-r7b',
-    'mistral',
-    'jamba',
-    'granite',
-    'llama3-json',
-  ];
-  return [
-    json.includes(dialect)
-      ? '- The arguments are a JSON object.'
-      : dialect === 'lfm2' || dialect === 'olmo3'
-        ? '- The arguments are Python keyword arguments with Python literals.'
-        : '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
-    '- Several calls in one reply are allowed.',
-  ];
+  const values = {
+    json: '- The arguments are a JSON object.',
+    python: '- The arguments are Python keyword arguments with Python literals.',
+    text: '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
+  };
+  return [values[DIALECT_VALUES[dialect]], '- Several calls in one reply are allowed.'];
 }
 
 /**

@@ -141,3 +141,38 @@ export function skipBlanks(s: string, at: number, end: number): number {
   while (at < end && isBlank(s.charCodeAt(at))) at++;
   return at;
 }
+
+/** How many blanks after an opening are looked through for the body's first character. */
+const MAX_LEADING_BLANKS = 256;
+
+/**
+ * A block whose form is told by the first character of its body that is not blank, after
+ * the opening `open` (`<tool_call>` holds Qwen3-Coder's tags, Hermes' JSON or GLM's name):
+ * `choose` gives the stream for it (for '' when the input ends first), which then reads the
+ * whole block, opening included.
+ */
+export function byFirstCharacter(
+  open: string,
+  choose: (first: string) => BlockStream,
+): BlockStream {
+  let inner: BlockStream | null = null;
+  return {
+    run(s, from, offset, final) {
+      if (inner === null) {
+        const bodyStart = from + open.length;
+        const limit = bodyStart + MAX_LEADING_BLANKS;
+        const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
+        if (first >= s.length && !final) return from;
+        inner = choose(s[first] ?? '');
+      }
+      return inner.run(s, from, offset, final);
+    },
+    streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
+    get status() {
+      return inner?.status ?? BlockStatus.Open;
+    },
+    stop(code, message, offset) {
+      return inner?.stop(code, message, offset) ?? { code, message, offset };
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import type { CallFormat } from '../events.js';
 import { closingQuote, endsInEscape, parseModelJson, readJsonArguments } from '../json-call.js';
 import { createPieces, joinPieces, pushPiece } from '../pieces.js';
 import { partialSuffixStart } from '../tag.js';
@@ -21,16 +22,7 @@ import { pythonicToJson } from './pythonic.js';
  * `{"name": …, "arguments": {…}}` (Command R7B: `tool_name`, `parameters`).
  */
 export interface JsonBodyForm {
-  format:
-    | 'hermes'
-    | 'nemotron'
-    | 'command-r7b'
-    | 'mistral'
-    | 'lfm2'
-    | 'jamba'
-    | 'granite'
-    | 'llama3-json'
-    | 'olmo3';
+  format: CallFormat;
   open: string;
   /** The opening is the body's own first characters (`{"name"`), not a marker before it. */
   openIsBody?: boolean;

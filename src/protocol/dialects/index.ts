@@ -1,5 +1,5 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
-import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
+import { type BlockReader, byFirstCharacter } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
@@ -24,49 +24,37 @@ import { seedOss } from './seed-oss.js';
 export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
 
+/**
+ * The written forms of tool calls the parser reads besides the `<tool>` protocol, and how
+ * each writes argument values: `text` in elements (a schema types them), `json`, or `python`
+ * literals.
+ */
+export const DIALECT_VALUES = {
+  'anthropic-xml': 'text',
+  'minimax-m2': 'text',
+  'qwen3-coder': 'text',
+  'seed-oss': 'text',
+  glm: 'text',
+  deepseek: 'json',
+  'kimi-k2': 'json',
+  hermes: 'json',
+  nemotron: 'json',
+  'command-r7b': 'json',
+  mistral: 'json',
+  lfm2: 'python',
+  jamba: 'json',
+  granite: 'json',
+  'llama3-json': 'json',
+  olmo3: 'python',
+  cline: 'text',
+} as const;
+
 /** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
-export type Dialect =
-  | 'tagcall'
-  | 'anthropic-xml'
-  | 'minimax-m2'
-  | 'qwen3-coder'
-  | 'seed-oss'
-  | 'glm'
-  | 'deepseek'
-  | 'kimi-k2'
-  | 'hermes'
-  | 'nemotron'
-  | 'command-r7b'
-  | 'mistral'
-  | 'lfm2'
-  | 'jamba'
-  | 'granite'
-  | 'llama3-json'
-  | 'olmo3'
-  | 'cline';
+export type Dialect = 'tagcall' | keyof typeof DIALECT_VALUES;
 export const DIALECTS: readonly Dialect[] = [
   'tagcall',
-  'anthropic-xml',
-  'minimax-m2',
-  'qwen3-coder',
-  'seed-oss',
-  'glm',
-  'deepseek',
-  'kimi-k2',
-  'hermes',
-  'nemotron',
-  'command-r7b',
-  'mistral',
-  'lfm2',
-  'jamba',
-  'granite',
-  'llama3-json',
-  'olmo3',
-  'cline',
+  ...(Object.keys(DIALECT_VALUES) as Array<keyof typeof DIALECT_VALUES>),
 ];
-
-/** How many blanks after `<tool_call>` 'auto' looks through for the body's first character. */
-const MAX_LEADING_BLANKS = 256;
 
 /**
  * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
@@ -76,34 +64,14 @@ const MAX_LEADING_BLANKS = 256;
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
   anywhere: true,
-  stream(sink, limits) {
-    let inner: BlockStream | null = null;
-    return {
-      run(s, from, offset, final) {
-        if (inner === null) {
-          const bodyStart = from + '<tool_call>'.length;
-          const limit = bodyStart + MAX_LEADING_BLANKS;
-          const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
-          if (first >= s.length && !final) return from;
-          const c = s[first];
-          inner =
-            c === '<'
-              ? qwen3Coder.stream(sink, limits)
-              : c === '{' || c === '[' || first >= s.length
-                ? hermesStream(sink, limits, first < s.length)
-                : glm.stream(sink, limits);
-        }
-        return inner.run(s, from, offset, final);
-      },
-      streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
-      get status() {
-        return inner?.status ?? BlockStatus.Open;
-      },
-      stop(code, message, offset) {
-        return inner?.stop(code, message, offset) ?? { code, message, offset };
-      },
-    };
-  },
+  stream: (sink, limits) =>
+    byFirstCharacter('<tool_call>', (c) =>
+      c === '<'
+        ? qwen3Coder.stream(sink, limits)
+        : c === '{' || c === '[' || c === ''
+          ? hermesStream(sink, limits, c !== '')
+          : glm.stream(sink, limits),
+    ),
 };
 
 /**
@@ -113,30 +81,10 @@ const toolCallAuto: BlockReader = {
 const functionCallsAuto: BlockReader = {
   open: '<function_calls>',
   anywhere: true,
-  stream(sink, limits) {
-    let inner: BlockStream | null = null;
-    return {
-      run(s, from, offset, final) {
-        if (inner === null) {
-          const bodyStart = from + '<function_calls>'.length;
-          const limit = bodyStart + MAX_LEADING_BLANKS;
-          const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
-          if (first >= s.length && !final) return from;
-          inner = /[A-Za-z_]/.test(s[first] ?? '')
-            ? olmo3Stream(sink, limits)
-            : anthropicXml.stream(sink, limits);
-        }
-        return inner.run(s, from, offset, final);
-      },
-      streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
-      get status() {
-        return inner?.status ?? BlockStatus.Open;
-      },
-      stop(code, message, offset) {
-        return inner?.stop(code, message, offset) ?? { code, message, offset };
-      },
-    };
-  },
+  stream: (sink, limits) =>
+    byFirstCharacter('<function_calls>', (c) =>
+      /[A-Za-z_]/.test(c) ? olmo3Stream(sink, limits) : anthropicXml.stream(sink, limits),
+    ),
 };
 
 /** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */

@@ -1,4 +1,4 @@
-import type { ToolArguments } from '../events.js';
+import type { CallFormat, ToolArguments } from '../events.js';
 import { parseModelJson, readJsonArguments } from '../json-call.js';
 import { createPieces, joinPieces, pushPiece } from '../pieces.js';
 import { partialSuffixStart } from '../tag.js';
@@ -17,7 +17,7 @@ import { JsonPreview, type PreviewedCall } from './json-preview.js';
  * {…}<｜tool▁call▁end｜>` inside `<｜tool▁calls▁begin｜>` … `<｜tool▁calls▁end｜>`).
  */
 export interface JsonCallForm {
-  format: 'deepseek' | 'kimi-k2';
+  format: CallFormat;
   wrapper: { open: string; close: string };
   call: { open: string; separator: string; close: string };
   /**

@@ -7,7 +7,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
-  skipBlanks,
+  byFirstCharacter,
 } from './block.js';
 import { createJsonBodyStream, type JsonBodyForm } from './hermes.js';
 import { JsonValueEnd } from './json-end.js';
@@ -120,9 +120,6 @@ function createNamedStream(sink: BlockSink, limits: BlockLimits): BlockStream {
   };
 }
 
-/** How many blanks after `[TOOL_CALLS]` are looked through for the shape's first character. */
-const MAX_LEADING_BLANKS = 256;
-
 /**
  * Mistral's `[TOOL_CALLS]`, in both shapes its models write: a JSON list of calls, or a name,
  * `[ARGS]` and a JSON object. There is no closing marker: the call ends with its JSON value.
@@ -131,30 +128,10 @@ const MAX_LEADING_BLANKS = 256;
 export const mistral: BlockReader = {
   open: OPEN,
   anywhere: true,
-  stream(sink, limits) {
-    let inner: BlockStream | null = null;
-    return {
-      run(s, from, offset, final) {
-        if (inner === null) {
-          const bodyStart = from + OPEN.length;
-          const limit = bodyStart + MAX_LEADING_BLANKS;
-          const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
-          if (first >= s.length && !final) return from;
-          const c = s[first];
-          inner =
-            c === '[' || c === '{'
-              ? createJsonBodyStream(LIST, sink, limits, true)
-              : createNamedStream(sink, limits);
-        }
-        return inner.run(s, from, offset, final);
-      },
-      streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
-      get status() {
-        return inner?.status ?? BlockStatus.Open;
-      },
-      stop(code, message, offset) {
-        return inner?.stop(code, message, offset) ?? { code, message, offset };
-      },
-    };
-  },
+  stream: (sink, limits) =>
+    byFirstCharacter(OPEN, (c) =>
+      c === '[' || c === '{'
+        ? createJsonBodyStream(LIST, sink, limits, true)
+        : createNamedStream(sink, limits),
+    ),
 };
