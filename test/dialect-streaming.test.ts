@@ -255,6 +255,23 @@ describe('recoveries are said, never silent', () => {
     }
   });
 
+  it('JSON cut inside a string is a value cut short, never repaired into a call', () => {
+    // A special-token close ends the body wherever it stands: here inside a string.
+    const { calls, errors } = parse(
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write<｜tool▁sep｜>{"content": "half a fi<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n',
+      { dialect: 'deepseek' },
+    );
+    expect(calls).toEqual([]);
+    expect(errors.map((e) => e.code)).toEqual(['invalid-json']);
+    // Hermes' close inside an open string is no close: the block never ends, and is no call.
+    const hermes = parse(
+      '<tool_call>\n{"name": "write", "arguments": {"content": "half a fi\n</tool_call>\n',
+      { dialect: 'hermes' },
+    );
+    expect(hermes.calls).toEqual([]);
+    expect(hermes.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
   it('the deprecated <tool> JSON form is repaired too', () => {
     const { calls, warnings } = parse('<tool>{"tool_name": "q", "arguments": {"a": 1,}}</tool>\n');
     expect(calls[0].arguments).toEqual({ a: 1 });

@@ -54,18 +54,6 @@ export function createBlockRunner(options: BlockRunnerOptions) {
     },
     end(id, toolName, args, format, end) {
       open.delete(id);
-      // The raw text so far is in rawPieces up to `offset + rawFrom`, then in `buf`.
-      let raw: string;
-      let rest = '';
-      if (end >= offset + rawFrom) {
-        pushPiece(rawPieces, buf.slice(rawFrom, end - offset));
-        rawFrom = end - offset;
-        raw = joinPieces(rawPieces);
-      } else {
-        const joined = joinPieces(rawPieces);
-        raw = joined.slice(0, end - callStart);
-        rest = joined.slice(end - callStart);
-      }
       emit({
         type: 'tool-end',
         call: {
@@ -74,20 +62,55 @@ export function createBlockRunner(options: BlockRunnerOptions) {
           toolName,
           arguments: args,
           format,
-          raw,
+          raw: takeRaw(end),
           start: callStart,
           end,
         },
       });
       callStart = end;
-      rawPieces = createPieces();
-      if (rest !== '') pushPiece(rawPieces, rest);
+    },
+    text(end) {
+      const text = takeRaw(end);
+      if (text !== '') emit({ type: 'text', text });
+      callStart = end;
+    },
+    thinkingStart() {
+      emit({ type: 'thinking-start', offset: callStart, format: 'tag' });
+    },
+    thinking(text) {
+      if (text !== '') emit({ type: 'thinking-delta', text });
+    },
+    thinkingEnd(end) {
+      takeRaw(end);
+      emit({ type: 'thinking-end', offset: end });
+      callStart = end;
     },
     drop(id, code, message, at) {
       open.delete(id);
       emit({ type: 'error', code, message, offset: at, callId: id });
     },
   };
+
+  /**
+   * The block's text from the last boundary up to absolute `end`, taken out of what is held:
+   * in rawPieces up to `offset + rawFrom`, then in `buf`.
+   */
+  function takeRaw(end: number): string {
+    let raw: string;
+    let rest = '';
+    if (end >= offset + rawFrom) {
+      pushPiece(rawPieces, buf.slice(rawFrom, end - offset));
+      rawFrom = end - offset;
+      raw = joinPieces(rawPieces);
+    } else {
+      const joined = joinPieces(rawPieces);
+      raw = joined.slice(0, end - callStart);
+      rest = joined.slice(end - callStart);
+    }
+    rawPieces = createPieces();
+    if (rest !== '') pushPiece(rawPieces, rest);
+    return raw;
+  }
 
   /** What is left of the block is no call: the error, then its text back into the output. */
   function fail(failure: BlockFailure): void {

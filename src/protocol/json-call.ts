@@ -75,6 +75,17 @@ export function jsonDepthExceeds(json: string, max: number): number {
   return -1;
 }
 
+/** Whether `json` ends inside a double-quoted string (one pass, quote to quote). */
+function endsInString(json: string): boolean {
+  for (let i = 0; ; ) {
+    const open = json.indexOf('"', i);
+    if (open === -1) return false;
+    const close = closingQuote(json, open + 1);
+    if (close === -1) return true;
+    i = close + 1;
+  }
+}
+
 /** What `jsonDepthExceeds` stops at outside strings. */
 const STRUCTURE = /["[\]{}]/g;
 
@@ -124,7 +135,8 @@ export function parseModelJson(json: string, maxDepth: number): ModelJson {
     const message = error instanceof Error ? error.message : String(error);
     const at = /position (\d+)/.exec(message);
     const position = at ? Number(at[1]) : json.length;
-    const value = repairJson(json);
+    // Text cut inside a string is no sloppy JSON but a value cut short: never "repaired".
+    const value = endsInString(json) ? undefined : repairJson(json);
     if (value === undefined) return { ok: false, code: 'invalid-json', message, position };
     return {
       ok: true,

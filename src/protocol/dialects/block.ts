@@ -31,6 +31,14 @@ export interface BlockSink {
   end(id: string, toolName: string, args: ToolArguments, format: CallFormat, end: number): void;
   /** Call `id` was told to start but is no call after all (its text belongs to the others). */
   drop(id: string, code: ParseErrorCode, message: string, offset: number): void;
+  /** The block's text since the last call (or the block's start) up to absolute `end` is text. */
+  text(end: number): void;
+  /** Thinking begins where the last call ended (or the block began)… */
+  thinkingStart(): void;
+  /** …its text as it is written… */
+  thinking(text: string): void;
+  /** …and it ends at absolute `end` (its markers are its own). */
+  thinkingEnd(end: number): void;
 }
 
 export enum BlockStatus {

@@ -3,6 +3,7 @@ import { type BlockReader, byFirstCharacter } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
+import { harmonyChannel, harmonyStart } from './harmony.js';
 import {
   commandR7b,
   granite,
@@ -46,6 +47,7 @@ export const DIALECT_VALUES = {
   granite: 'json',
   'llama3-json': 'json',
   olmo3: 'python',
+  'gpt-oss': 'json',
   cline: 'text',
 } as const;
 
@@ -147,6 +149,8 @@ export function blockReaders(
       return [llama3PythonTag, llama3BareJson];
     case 'olmo3':
       return [olmo3];
+    case 'gpt-oss':
+      return [harmonyStart, harmonyChannel];
     case 'cline':
       return cline;
     case 'auto':
@@ -163,6 +167,8 @@ export function blockReaders(
         jamba,
         granite,
         llama3PythonTag,
+        harmonyStart,
+        harmonyChannel,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,

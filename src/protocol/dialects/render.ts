@@ -53,6 +53,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return JSON.stringify({ name, parameters: args });
     case 'olmo3':
       return `<function_calls>\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\n</function_calls>`;
+    case 'gpt-oss':
+      return `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
     case 'cline':
       return `<${name}>\n${entries.map(([k, v]) => `<${k}>${text(v)}</${k}>\n`).join('')}</${name}>`;
   }
