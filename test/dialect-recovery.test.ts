@@ -228,3 +228,23 @@ describe('gpt-oss (harmony)', () => {
     expect(read(before, { dialect: 'gpt-oss' }).calls[0].arguments).toEqual({ q: 'a < b' });
   });
 });
+
+describe('Gemma 4', () => {
+  it('reads call:NAME{…} with <|"|> strings, and its thought channel as thinking', () => {
+    const text =
+      '<|channel>thought\nThe user wants weather.<channel|>Checking.<|tool_call>call:get_weather{city:<|"|>Paris "q" <b> &amp; x<|"|>,days:3,exact:true,opts:{<|"|>k<|"|>:[1,<|"|>a<|"|>]}}<tool_call|>Done.\n';
+    for (const dialect of ['gemma4', 'auto'] as const) {
+      const { calls, thinking, text: prose, errors } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(thinking.map((t) => t.trim())).toEqual(['The user wants weather.']);
+      expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
+        [
+          'gemma4',
+          'get_weather',
+          { city: 'Paris "q" <b> &amp; x', days: 3, exact: true, opts: { k: [1, 'a'] } },
+        ],
+      ]);
+      expect(prose).toBe('Checking.Done.\n');
+    }
+  });
+});

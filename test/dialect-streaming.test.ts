@@ -23,7 +23,7 @@ import { DIALECT_TOKENS } from './support/documents.js';
 import { doublingRatio } from './support/hostile-shapes.js';
 
 type Written = Exclude<Dialect, 'tagcall'>;
-/** Dialects whose arguments are a JSON or Python body: their deltas are a preview (and `auto` has them). */
+/** Dialects whose arguments are a body read whole (JSON, Python, Gemma's): their deltas are a preview, or none (and `auto` has them). */
 const JSON_BODIES: readonly string[] = [
   ...Object.entries(DIALECT_VALUES)
     .filter(([, values]) => values !== 'text')

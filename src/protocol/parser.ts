@@ -77,13 +77,14 @@ const TOOL_OPEN = '<tool>';
 const THINK_CLOSE = '</think>';
 /**
  * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
- * Seed-OSS and Command R7B.
+ * Seed-OSS, Command R7B and Gemma 4.
  */
 const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
   ['<thinking>', '</thinking>'],
   ['<seed:think>', '</seed:think>'],
   ['<|START_THINKING|>', '<|END_THINKING|>'],
+  ['<|channel>thought', '<channel|>'],
 ] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,

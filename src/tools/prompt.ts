@@ -67,6 +67,7 @@ function dialectRules(dialect: Exclude<Dialect, 'tagcall'>): string[] {
     json: '- The arguments are a JSON object.',
     python: '- The arguments are Python keyword arguments with Python literals.',
     text: '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
+    gemma: '- Strings go between <|"|> tokens; keys are bare names; numbers and booleans as JSON.',
   };
   return [values[DIALECT_VALUES[dialect]], '- Several calls in one reply are allowed.'];
 }

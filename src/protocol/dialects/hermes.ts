@@ -13,6 +13,7 @@ import {
   type BlockStream,
   failure,
 } from './block.js';
+import { gemmaCallToJson } from './gemma.js';
 import { JsonValueEnd } from './json-end.js';
 import { JsonPreview } from './json-preview.js';
 import { pythonicToJson } from './pythonic.js';
@@ -28,8 +29,11 @@ export interface JsonBodyForm {
   openIsBody?: boolean;
   /** '' when the block ends with its JSON value (Mistral writes no closing marker). */
   close: string;
-  /** The body may also be a list of Python calls, `[f(a=1)]` (LFM2). */
-  pythonic?: boolean;
+  /**
+   * The body in another syntax than JSON (a list of Python calls, `[f(a=1)]`; Gemma 4's
+   * `call:f{…}`): the JSON list of calls it means, or null when it is not in that syntax.
+   */
+  toJson?: (body: string) => string | null;
 }
 
 const HERMES: JsonBodyForm = { format: 'hermes', open: '<tool_call>', close: '</tool_call>' };
@@ -40,8 +44,7 @@ const OUTSIDE = /["<]/g;
 function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
   const start = form.openIsBody ? 0 : form.open.length;
   let json = block.slice(start, block.length - form.close.length);
-  if (form.pythonic && /^\s*\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(json))
-    json = pythonicToJson(json) ?? json;
+  if (form.toJson !== undefined) json = form.toJson(json) ?? json;
   const read = parseModelJson(json, limits.maxDepth);
   if (!read.ok)
     return failure(read.code, `the call is not valid JSON: ${read.message}`, start + read.position);
@@ -268,7 +271,7 @@ const LFM2: JsonBodyForm = {
   format: 'lfm2',
   open: '<|tool_call_start|>',
   close: '<|tool_call_end|>',
-  pythonic: true,
+  toJson: pythonicToJson,
 };
 
 /**
@@ -286,7 +289,7 @@ const OLMO3: JsonBodyForm = {
   format: 'olmo3',
   open: '<function_calls>',
   close: '</function_calls>',
-  pythonic: true,
+  toJson: pythonicToJson,
 };
 
 /**
@@ -302,6 +305,24 @@ export const olmo3: BlockReader = {
 /** OLMo 3's body in 'auto', once its first character says it is not Anthropic's. */
 export const olmo3Stream = (sink: BlockSink, limits: BlockLimits) =>
   createJsonBodyStream(OLMO3, sink, limits, false);
+
+const GEMMA4: JsonBodyForm = {
+  format: 'gemma4',
+  open: '<|tool_call>',
+  close: '<tool_call|>',
+  toJson: gemmaCallToJson,
+};
+
+/**
+ * Google Gemma 4's form, as its chat template writes it: `<|tool_call>call:NAME{key:…}
+ * <tool_call|>`, strings between `<|"|>` tokens; one call a block.
+ */
+export const gemma4: BlockReader = {
+  open: GEMMA4.open,
+  anywhere: true,
+  // Its strings are not JSON strings: the close is found as written (a special token).
+  stream: (sink, limits) => createJsonBodyStream(GEMMA4, sink, limits, false),
+};
 
 const JAMBA: JsonBodyForm = { format: 'jamba', open: '<tool_calls>', close: '</tool_calls>' };
 

@@ -6,6 +6,7 @@ import { glm } from './glm.js';
 import { harmonyChannel, harmonyStart } from './harmony.js';
 import {
   commandR7b,
+  gemma4,
   granite,
   hermes,
   hermesStream,
@@ -27,8 +28,8 @@ export { BlockStatus } from './block.js';
 
 /**
  * The written forms of tool calls the parser reads besides the `<tool>` protocol, and how
- * each writes argument values: `text` in elements (a schema types them), `json`, or `python`
- * literals.
+ * each writes argument values: `text` in elements (a schema types them), `json`, `python`
+ * literals, or Gemma's own syntax (strings between `<|"|>` tokens, bare keys).
  */
 export const DIALECT_VALUES = {
   'anthropic-xml': 'text',
@@ -48,6 +49,7 @@ export const DIALECT_VALUES = {
   'llama3-json': 'json',
   olmo3: 'python',
   'gpt-oss': 'json',
+  gemma4: 'gemma',
   cline: 'text',
 } as const;
 
@@ -151,6 +153,8 @@ export function blockReaders(
       return [olmo3];
     case 'gpt-oss':
       return [harmonyStart, harmonyChannel];
+    case 'gemma4':
+      return [gemma4];
     case 'cline':
       return cline;
     case 'auto':
@@ -169,6 +173,7 @@ export function blockReaders(
         llama3PythonTag,
         harmonyStart,
         harmonyChannel,
+        gemma4,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,

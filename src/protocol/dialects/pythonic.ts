@@ -9,6 +9,7 @@ import { jsonrepair } from 'jsonrepair';
  * pass over the text, strings skipped, brackets counted.
  */
 export function pythonicToJson(text: string): string | null {
+  if (!/^\s*\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(text)) return null;
   let body = text.trim();
   if (body.startsWith('[') && body.endsWith(']')) body = body.slice(1, -1);
   const calls: string[] = [];

@@ -2,6 +2,17 @@ import type { JsonValue, ToolArguments } from '../events.js';
 import { type RenderableCall, renderCall } from '../render.js';
 import type { Dialect } from './index.js';
 
+/** A value as Gemma 4's template writes it: strings between `<|"|>`, keys bare. */
+function gemmaValue(value: JsonValue): string {
+  if (typeof value === 'string') return `<|"|>${value}<|"|>`;
+  if (Array.isArray(value)) return `[${value.map(gemmaValue).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `<|"|>${k}<|"|>:${gemmaValue(v)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
 /** A value as the XML-ish forms write it: text as it is, anything else as JSON. */
 const text = (value: JsonValue) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -55,6 +66,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<function_calls>\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\n</function_calls>`;
     case 'gpt-oss':
       return `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
+    case 'gemma4':
+      return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${gemmaValue(v)}`).join(',')}}<tool_call|>`;
     case 'cline':
       return `<${name}>\n${entries.map(([k, v]) => `<${k}>${text(v)}</${k}>\n`).join('')}</${name}>`;
   }
