@@ -248,3 +248,18 @@ describe('Gemma 4', () => {
     }
   });
 });
+
+describe('Llama 4 (Python call lists on a line of their own)', () => {
+  it('a line [name(…), …] is calls; a Markdown link or bracketed thinking is not', () => {
+    const text =
+      'See [the docs](http://x) first.\n[plan it]\n[get_weather(city="Paris", days=3), now()]\nok\n';
+    const { calls, thinking, text: prose, errors } = read(text, { dialect: 'llama4' });
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
+      ['llama4', 'get_weather', { city: 'Paris', days: 3 }],
+      ['llama4', 'now', {}],
+    ]);
+    expect(thinking).toEqual(['plan it']);
+    expect(prose).toBe('See [the docs](http://x) first.\n\n\nok\n');
+  });
+});

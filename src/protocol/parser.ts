@@ -338,10 +338,16 @@ export function createParser(options: ParserOptions): Parser {
    * Opens the block of the first of `candidates` whose opening stands at `i`: true when one
    * opened, null when the input ends on a prefix of one (more input decides), else false.
    */
-  function openBlockAt(i: number, candidates: readonly BlockReader[]): boolean | null {
+  function openBlockAt(
+    i: number,
+    candidates: readonly BlockReader[],
+    final: boolean,
+  ): boolean | null {
     let waiting = false;
     for (const reader of candidates) {
-      const opens = startsWithAt(buf, i, reader.open);
+      let opens = startsWithAt(buf, i, reader.open);
+      if (opens === true && reader.lineStart !== undefined)
+        opens = reader.lineStart(buf, i + reader.open.length, final);
       if (opens === true) {
         beginBlock(i, reader);
         return true;
@@ -374,7 +380,7 @@ export function createParser(options: ParserOptions): Parser {
         return true;
       }
       if (!fence.open || fence.callable) {
-        const opened = openBlockAt(i, readers);
+        const opened = openBlockAt(i, readers, final);
         if (opened === true) return true;
         if (opened === null && !final) return false;
       }
@@ -396,11 +402,11 @@ export function createParser(options: ParserOptions): Parser {
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
     } else if (c === Char.OpenBrace && braceReaders.length > 0 && !fence.open) {
-      const opened = openBlockAt(i, braceReaders);
+      const opened = openBlockAt(i, braceReaders, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
     } else if (c === Char.OpenBracket && !fence.open) {
-      const opened = openBlockAt(i, bracketReaders);
+      const opened = openBlockAt(i, bracketReaders, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
       flushText(i);

@@ -121,6 +121,11 @@ export interface BlockReader {
    * opens only at a line start (or anywhere, with `anywhere`).
    */
   midLine?: (s: string, after: number, final: boolean) => boolean | null;
+  /**
+   * For an opening too short to tell on its own (Llama 4's `[`): whether what follows it
+   * (from `after`) confirms a block at a line start; null when more input decides.
+   */
+  lineStart?: (s: string, after: number, final: boolean) => boolean | null;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

@@ -324,6 +324,37 @@ export const gemma4: BlockReader = {
   stream: (sink, limits) => createJsonBodyStream(GEMMA4, sink, limits, false),
 };
 
+const LLAMA4: JsonBodyForm = {
+  format: 'llama4',
+  open: '[',
+  openIsBody: true,
+  close: '',
+  toJson: pythonicToJson,
+};
+
+/** The longest look past `[` for a call's name and `(`. */
+const MAX_NAME_LOOK = 300;
+
+/**
+ * Llama 4's (and other pythonic models') calls: a Python list of calls as a line of its own,
+ * `[get_weather(city="Paris"), now()]`. It opens only at a line start, and only when a name
+ * and `(` follow the `[` (a Markdown link or bracketed thinking does not).
+ */
+export const llama4: BlockReader = {
+  open: '[',
+  lineStart(s, after, final) {
+    const call = /\s*[A-Za-z_][\w.-]*\s*\(/y;
+    call.lastIndex = after;
+    if (call.test(s)) return true;
+    const rest = s.slice(after, after + MAX_NAME_LOOK);
+    // The input ends on what may still become `name(`.
+    return !final && s.length - after < MAX_NAME_LOOK && /^\s*[A-Za-z_]?[\w.-]*\s*$/.test(rest)
+      ? null
+      : false;
+  },
+  stream: (sink, limits) => createJsonBodyStream(LLAMA4, sink, limits, true),
+};
+
 const JAMBA: JsonBodyForm = { format: 'jamba', open: '<tool_calls>', close: '</tool_calls>' };
 
 /** AI21 Jamba's form: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`. */

@@ -14,6 +14,7 @@ import {
   lfm2,
   llama3BareJson,
   llama3PythonTag,
+  llama4,
   nemotron,
   olmo3,
   olmo3Stream,
@@ -50,6 +51,7 @@ export const DIALECT_VALUES = {
   olmo3: 'python',
   'gpt-oss': 'json',
   gemma4: 'gemma',
+  llama4: 'python',
   cline: 'text',
 } as const;
 
@@ -155,6 +157,8 @@ export function blockReaders(
       return [harmonyStart, harmonyChannel];
     case 'gemma4':
       return [gemma4];
+    case 'llama4':
+      return [llama4];
     case 'cline':
       return cline;
     case 'auto':

@@ -66,6 +66,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<function_calls>\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\n</function_calls>`;
     case 'gpt-oss':
       return `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
+    case 'llama4':
+      return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':
       return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${gemmaValue(v)}`).join(',')}}<tool_call|>`;
     case 'cline':
