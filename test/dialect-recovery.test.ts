@@ -263,3 +263,20 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
     expect(prose).toBe('See [the docs](http://x) first.\n\n\nok\n');
   });
 });
+
+describe('functionary', () => {
+  it('v3.1 <function=name>{json}</function> and v3.2 >>>name + JSON are calls; >>>all is text', () => {
+    const tag =
+      'Let me check.\n<function=get_weather>{"city": "Paris </function> x"}</function>\nDone.\n';
+    expect(read(tag, { dialect: 'functionary' }).calls.map((c) => c.arguments)).toEqual([
+      { city: 'Paris </function> x' },
+    ]);
+    const recipient =
+      '>>>all\nLet me check.\n>>>get_weather\n{"city": "Paris", "n": [1, {"a": "}"}]}\n>>>all\nIt is sunny.\n';
+    const { calls, text } = read(recipient, { dialect: 'functionary' });
+    expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
+      ['functionary', 'get_weather', { city: 'Paris', n: [1, { a: '}' }] }],
+    ]);
+    expect(text).toBe('>>>all\nLet me check.\n\n>>>all\nIt is sunny.\n');
+  });
+});

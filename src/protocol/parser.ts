@@ -116,9 +116,12 @@ export function createParser(options: ParserOptions): Parser {
   const bracketReaders = readers.filter((r) => r.open.startsWith('['));
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
   const braceReaders = readers.filter((r) => r.open.startsWith('{'));
+  /** Openings that begin with another character (functionary's `>>>`), at a line start. */
+  const otherReaders = readers.filter((r) => !'<[{'.includes(r.open[0]));
+  /** The first characters of every opening: a line starting with one is looked at. */
+  const openingFirsts = new Set(readers.map((r) => r.open.charCodeAt(0)));
   /** A line starting with this character is prose the state machine would pass through. */
-  const plainLineStart = (c: number) =>
-    isPlainLineStart(c) && !(c === Char.OpenBrace && braceReaders.length > 0);
+  const plainLineStart = (c: number) => isPlainLineStart(c) && !openingFirsts.has(c);
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -401,6 +404,15 @@ export function createParser(options: ParserOptions): Parser {
         }
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
+    } else if (
+      otherReaders.length > 0 &&
+      openingFirsts.has(c) &&
+      c !== Char.OpenBrace &&
+      !fence.open
+    ) {
+      const opened = openBlockAt(i, otherReaders, final);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
     } else if (c === Char.OpenBrace && braceReaders.length > 0 && !fence.open) {
       const opened = openBlockAt(i, braceReaders, final);
       if (opened === true) return true;

@@ -355,6 +355,55 @@ export const llama4: BlockReader = {
   stream: (sink, limits) => createJsonBodyStream(LLAMA4, sink, limits, true),
 };
 
+/** `name>{json}` or `name\n{json}` as the JSON list of the one call it is; null otherwise. */
+function namedJson(separator: RegExp): (body: string) => string | null {
+  return (body) => {
+    const match = separator.exec(body);
+    return match === null
+      ? null
+      : `[{"name": ${JSON.stringify(match[1])}, "arguments": ${match[2].trim() || '{}'}}]`;
+  };
+}
+
+const FUNCTIONARY_TAG: JsonBodyForm = {
+  format: 'functionary',
+  open: '<function=',
+  close: '</function>',
+  toJson: namedJson(/^([A-Za-z_][\w.-]*)>([\s\S]*)$/),
+};
+const FUNCTIONARY_RECIPIENT: JsonBodyForm = {
+  format: 'functionary',
+  open: '>>>',
+  close: '',
+  toJson: namedJson(/^([A-Za-z_][\w.-]*)[ \t]*\r?\n([\s\S]*)$/),
+};
+
+/**
+ * MeetKai functionary's forms: v3.1's `<function=name>{json}</function>` at a line start, and
+ * v3.2's `>>>name` + a JSON object on the next line (`>>>all` is the model's text, not a call).
+ */
+export const functionaryTag: BlockReader = {
+  open: FUNCTIONARY_TAG.open,
+  lineStart: (s, after, final) => {
+    const head = /[A-Za-z_][\w.-]*>\s*\{/y;
+    head.lastIndex = after;
+    if (head.test(s)) return true;
+    return !final && s.length - after < 300 && !s.slice(after).includes('{') ? null : false;
+  },
+  stream: (sink, limits) => createJsonBodyStream(FUNCTIONARY_TAG, sink, limits, true),
+};
+export const functionaryRecipient: BlockReader = {
+  open: FUNCTIONARY_RECIPIENT.open,
+  lineStart: (s, after, final) => {
+    const head = /([A-Za-z_][\w.-]*)[ \t]*\r?\n/y;
+    head.lastIndex = after;
+    const match = head.exec(s);
+    if (match !== null) return match[1] !== 'all';
+    return !final && s.length - after < 300 && !s.slice(after).includes('\n') ? null : false;
+  },
+  stream: (sink, limits) => createJsonBodyStream(FUNCTIONARY_RECIPIENT, sink, limits, true),
+};
+
 const JAMBA: JsonBodyForm = { format: 'jamba', open: '<tool_calls>', close: '</tool_calls>' };
 
 /** AI21 Jamba's form: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`. */

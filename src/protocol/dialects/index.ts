@@ -6,6 +6,8 @@ import { glm } from './glm.js';
 import { harmonyChannel, harmonyStart } from './harmony.js';
 import {
   commandR7b,
+  functionaryRecipient,
+  functionaryTag,
   gemma4,
   granite,
   hermes,
@@ -52,6 +54,7 @@ export const DIALECT_VALUES = {
   'gpt-oss': 'json',
   gemma4: 'gemma',
   llama4: 'python',
+  functionary: 'json',
   cline: 'text',
 } as const;
 
@@ -159,6 +162,8 @@ export function blockReaders(
       return [gemma4];
     case 'llama4':
       return [llama4];
+    case 'functionary':
+      return [functionaryTag, functionaryRecipient];
     case 'cline':
       return cline;
     case 'auto':

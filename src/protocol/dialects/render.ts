@@ -66,6 +66,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<function_calls>\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\n</function_calls>`;
     case 'gpt-oss':
       return `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
+    case 'functionary':
+      return `<function=${name}>${json}</function>`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':
