@@ -30,13 +30,15 @@ const JSON_BODIES: readonly string[] = [
     .map(([dialect]) => dialect),
   'auto',
 ];
-const STREAMED: readonly Written[] = [
-  'qwen3-coder',
-  'anthropic-xml',
-  'minimax-m2',
-  'cline',
-  'hermes',
-];
+/** Dialects whose name comes before the end and whose string values stream (a body in
+ * Python's or Gemma's syntax, or functionary's name-before-JSON, is read whole at its end). */
+const STREAMED = DIALECTS.filter(
+  (d): d is Written =>
+    d !== 'tagcall' &&
+    d !== 'functionary' &&
+    DIALECT_VALUES[d as Written] !== 'python' &&
+    DIALECT_VALUES[d as Written] !== 'gemma',
+);
 const TOOLS = ['write_file', 'read_file'];
 const optionsFor = (dialect: Written | 'auto'): ParseOptions => ({ dialect, toolNames: TOOLS });
 
