@@ -222,3 +222,31 @@ export function readJsonArguments(
     arguments: args == null ? createObject() : (toNullPrototype(args) as ToolArguments),
   };
 }
+
+/**
+ * A call's arguments written as a JSON body on their own (DeepSeek's, Kimi's, Mistral's,
+ * harmony's): the object, read through a repair when strict JSON rejects it (`repaired` says
+ * why), or why it is no object.
+ */
+export function readArgumentsBody(
+  json: string,
+  maxDepth: number,
+):
+  | { ok: true; arguments: ToolArguments; repaired?: string }
+  | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string } {
+  const read = parseModelJson(json.trim() === '' ? '{}' : json, maxDepth);
+  if (!read.ok)
+    return {
+      ok: false,
+      code: read.code,
+      message: `the call's arguments are not a JSON object: ${read.message}`,
+    };
+  const args = readJsonArguments(read.value, maxDepth);
+  if (!args.ok)
+    return {
+      ok: false,
+      code: args.code,
+      message: `the call's arguments are not a JSON object: ${args.message}`,
+    };
+  return read.repaired === undefined ? args : { ...args, repaired: read.repaired };
+}

@@ -1,5 +1,5 @@
 import type { CallFormat, ToolArguments } from '../events.js';
-import { parseModelJson, readJsonArguments } from '../json-call.js';
+import { readArgumentsBody } from '../json-call.js';
 import { createPieces, joinPieces, pushPiece } from '../pieces.js';
 import { partialSuffixStart } from '../tag.js';
 import {
@@ -102,15 +102,13 @@ export function createJsonCallStream(
   function endCall(end: number, offset: number): void {
     let json = joinPieces(body);
     if (late !== null) json = stripFence(json.slice(late.json));
-    const read = parseModelJson(json.trim() === '' ? '{}' : json, limits.maxDepth);
-    const args = read.ok ? readJsonArguments(read.value, limits.maxDepth) : read;
+    const args = readArgumentsBody(json, limits.maxDepth);
     if (!args.ok) {
-      fail(args.code, `the call's arguments are not a JSON object: ${args.message}`, offset);
+      fail(args.code, args.message, offset);
       return;
     }
     const open = current as PreviewedCall;
-    if (read.ok && read.repaired !== undefined)
-      sink.warn('repaired-json', read.repaired, offset, open.id);
+    if (args.repaired !== undefined) sink.warn('repaired-json', args.repaired, offset, open.id);
     closed = { id: open.id, name: open.name ?? '', args: args.arguments, end };
     current = null;
     preview = null;

@@ -1,4 +1,4 @@
-import { parseModelJson, readJsonArguments } from '../json-call.js';
+import { readArgumentsBody } from '../json-call.js';
 import { createPieces, joinPieces, pushPiece } from '../pieces.js';
 import {
   type BlockFailure,
@@ -92,14 +92,13 @@ function createNamedStream(sink: BlockSink, limits: BlockLimits): BlockStream {
         return s.length;
       }
       const open = call as PreviewedCall;
-      const read = parseModelJson(joinPieces(body), limits.maxDepth);
-      const args = read.ok ? readJsonArguments(read.value, limits.maxDepth) : read;
+      const args = readArgumentsBody(joinPieces(body), limits.maxDepth);
       if (!args.ok) {
-        fail(args.code, `the call's arguments are not a JSON object: ${args.message}`, blockStart);
+        fail(args.code, args.message, blockStart);
         return end;
       }
-      if (read.ok && read.repaired !== undefined)
-        sink.warn('repaired-json', read.repaired, blockStart, open.id);
+      if (args.repaired !== undefined)
+        sink.warn('repaired-json', args.repaired, blockStart, open.id);
       sink.end(open.id, open.name ?? '', args.arguments, 'mistral', offset + end);
       status = BlockStatus.Done;
       return end;
