@@ -10,12 +10,12 @@ export {
   type ParseWarning,
   parse,
 } from './parse.js';
+export { createParser } from './parser.js';
 export {
-  createParser,
   PARSER_DEFAULTS,
   type Parser,
   type ParserOptions,
   type PrefilledThinking,
-} from './parser.js';
+} from './parser-options.js';
 export { renderArguments, renderCall } from './render.js';
 export { parseStream, ToolCallStream } from './stream.js';

@@ -1,5 +1,6 @@
 import type { ParseErrorEvent, ParserEvent, ParseWarningCode, ToolCall } from './events.js';
-import { createParser, type ParserOptions } from './parser.js';
+import { createParser } from './parser.js';
+import type { ParserOptions } from './parser-options.js';
 
 export interface ParseWarning {
   code: ParseWarningCode;

@@ -1,67 +1,15 @@
-import type { ArgumentSchema } from './arguments-tree.js';
 import { createBlockRunner } from './block-runner.js';
 import { createBracketMatcher, UNDECIDED, UNMATCHED } from './bracket-matcher.js';
 import { CallStatus, createCallParser } from './call-parser.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
-import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
+import { type BlockReader, blockReaders } from './dialects/index.js';
 import type { ParseErrorCode, ParserEvent, ThinkingFormat } from './events.js';
 import { Fence } from './fence.js';
+import { type FoundOpening, Openings } from './openings.js';
+import { PARSER_DEFAULTS, type Parser, type ParserOptions } from './parser-options.js';
 import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { PrefilledStart } from './prefilled-thinking.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
-
-/**
- * Whether the output begins inside thinking because the chat template already wrote `<think>`:
- * `'auto'` decides from the text (a `</think>` before any call or thinking block), `'always'`
- * starts in thinking, `'never'` reads a leading `</think>` as text.
- */
-export type PrefilledThinking = 'auto' | 'always' | 'never';
-
-export interface ParserOptions {
-  onEvent: (event: ParserEvent) => void;
-  /** Default `'auto'`: text at the start is held until it is decided, at most `maxHold` characters. */
-  prefilledThinking?: PrefilledThinking;
-  /** Largest tool block, in UTF-16 code units (bytes for ASCII). Default 8 MiB. */
-  maxCallBytes?: number;
-  /** Deepest nesting of argument elements. Default 32. */
-  maxDepth?: number;
-  /**
-   * The most characters the parser holds undecided: a `[` bracket waiting for its `]`, or the
-   * start of a reply that may be pre-filled thinking. Past it the text is released as text.
-   * Default 16384.
-   */
-  maxHold?: number;
-  /** Argument schemas by tool name: they decide strings and lists while arguments stream. */
-  schemas?: Readonly<Record<string, ArgumentSchema>>;
-  /** Ids of calls, from their index in the stream. Default `call_0`, `call_1`, … */
-  generateId?: (index: number) => string;
-  /**
-   * Which written form of calls to read. Default `tagcall` (the `<tool>` protocol); `auto`
-   * reads every dialect, each block by its opening tag. Every dialect streams: `tool-name`
-   * when its name is read, `argument-delta` while a string value is written (for JSON bodies,
-   * a preview of their string arguments: the parse at the block's end decides).
-   */
-  dialect?: Dialect | 'auto';
-  /** Tool names, for the `cline` dialect (and `auto`): `<name>` at a line start opens a call. */
-  toolNames?: readonly string[];
-}
-
-export const PARSER_DEFAULTS = {
-  prefilledThinking: 'auto' as PrefilledThinking,
-  maxCallBytes: 8 * 1024 * 1024,
-  maxDepth: 32,
-  maxHold: 16 * 1024,
-  generateId: (index: number): string => `call_${index}`,
-};
-
-export interface Parser {
-  /** Reads the next chunk of the stream. Never throws on any text. */
-  feed(chunk: string): void;
-  /** Ends the stream: whatever is held is decided, unclosed blocks are reported. */
-  end(): void;
-  /** Forgets everything, ready for a new stream. */
-  reset(): void;
-}
 
 enum Top {
   LineStart = 0,
@@ -109,19 +57,10 @@ export function createParser(options: ParserOptions): Parser {
   const dialect = options.dialect ?? 'tagcall';
   const readsTool = dialect === 'tagcall' || dialect === 'auto';
   const readers = blockReaders(dialect, options.toolNames ?? []);
-  const anywhere = readers.filter((r) => r.anywhere === true || r.midLine !== undefined);
-  /** The first characters of those openings: a chunk without any cannot hold one. */
-  const anywhereFirst = [...new Set(anywhere.map((r) => r.open[0]))];
-  /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`), which a line start may hold. */
-  const bracketReaders = readers.filter((r) => r.open.startsWith('['));
-  /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
-  const braceReaders = readers.filter((r) => r.open.startsWith('{'));
-  /** Openings that begin with another character (functionary's `>>>`), at a line start. */
-  const otherReaders = readers.filter((r) => !'<[{'.includes(r.open[0]));
-  /** The first characters of every opening: a line starting with one is looked at. */
-  const openingFirsts = new Set(readers.map((r) => r.open.charCodeAt(0)));
+  const openings = new Openings(readers);
+  const anywhere = openings.anywhere;
   /** A line starting with this character is prose the state machine would pass through. */
-  const plainLineStart = (c: number) => isPlainLineStart(c) && !openingFirsts.has(c);
+  const plainLineStart = (c: number) => isPlainLineStart(c) && !openings.startsWith(c);
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -167,7 +106,6 @@ export function createParser(options: ParserOptions): Parser {
   let closeSearchVersion = -1;
   let closeSearchAt = -1;
   /** Where each special-token opening next stands in `buf`, and for which buffer. */
-  const anywhereAt = anywhere.map(() => ({ version: -1, at: -1 }));
   function findThinkClose(): number {
     if (closeSearchVersion !== bufVersion || (closeSearchAt !== -1 && closeSearchAt < pos)) {
       closeSearchVersion = bufVersion;
@@ -405,20 +343,20 @@ export function createParser(options: ParserOptions): Parser {
         if (!final && waiting) return false;
       } else if (!final && tool === null && fence.callable) return false;
     } else if (
-      otherReaders.length > 0 &&
-      openingFirsts.has(c) &&
+      openings.other.length > 0 &&
+      openings.startsWith(c) &&
       c !== Char.OpenBrace &&
       !fence.open
     ) {
-      const opened = openBlockAt(i, otherReaders, final);
+      const opened = openBlockAt(i, openings.other, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
-    } else if (c === Char.OpenBrace && braceReaders.length > 0 && !fence.open) {
-      const opened = openBlockAt(i, braceReaders, final);
+    } else if (c === Char.OpenBrace && openings.brace.length > 0 && !fence.open) {
+      const opened = openBlockAt(i, openings.brace, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
     } else if (c === Char.OpenBracket && !fence.open) {
-      const opened = openBlockAt(i, bracketReaders, final);
+      const opened = openBlockAt(i, openings.bracket, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
       flushText(i);
@@ -439,36 +377,11 @@ export function createParser(options: ParserOptions): Parser {
     return true;
   }
 
-  /**
-   * The earliest opening of a special-token block (`anywhere`) in `buf[pos, end)`, outside
-   * fences, or null.
-   */
-  function findAnywhere(
-    end: number,
-    final: boolean,
-  ): { at: number; reader: BlockReader; undecided: boolean } | null {
-    if (anywhere.length === 0 || fence.open) return null;
-    let found: { at: number; reader: BlockReader; undecided: boolean } | null = null;
-    for (const [k, reader] of anywhere.entries()) {
-      // Searched once per buffer, as `</think>` is: every line asks, and a search to the end
-      // of the buffer per line is quadratic on a long reply.
-      const memo = anywhereAt[k];
-      if (memo.version !== bufVersion || (memo.at !== -1 && memo.at < pos)) {
-        memo.version = bufVersion;
-        memo.at = buf.indexOf(reader.open, pos);
-      }
-      // An opening that opens mid-line only when what follows confirms it (Cline's tags).
-      let undecided = false;
-      while (memo.at !== -1 && memo.at < end && reader.midLine !== undefined) {
-        const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
-        if (confirmed === null) undecided = true;
-        if (confirmed !== false) break;
-        memo.at = buf.indexOf(reader.open, memo.at + 1);
-      }
-      if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
-        found = { at: memo.at, reader, undecided };
-    }
-    return found;
+  /** The earliest opening that may stand mid-line in `buf[pos, end)`, outside fences. */
+  function findAnywhere(end: number, final: boolean): FoundOpening | null {
+    return anywhere.length === 0 || fence.open
+      ? null
+      : openings.find(buf, pos, end, final, bufVersion);
   }
 
   /**
@@ -639,7 +552,7 @@ export function createParser(options: ParserOptions): Parser {
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine || state === Top.LineStart) {
       // A special-token block can open anywhere: a chunk with a `<` takes the full path.
-      if (!fence.open && anywhereFirst.some((c) => chunk.indexOf(c) !== -1)) return false;
+      if (!fence.open && openings.anywhereFirst.some((c) => chunk.indexOf(c) !== -1)) return false;
       const lineStart = proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (prefilledStart.undecided) {

@@ -1,6 +1,7 @@
 import type { ParserEvent } from './events.js';
 import type { ParseOptions } from './parse.js';
-import { createParser, type Parser } from './parser.js';
+import { createParser } from './parser.js';
+import type { Parser } from './parser-options.js';
 
 /**
  * A `TransformStream` from text chunks to parser events, for `pipeThrough`:
