@@ -81,6 +81,26 @@ export interface BlockStream {
   stop(code: ParseErrorCode, message: string, offset: number): BlockFailure;
 }
 
+/**
+ * A block's failure, carrying the call it ends when one had started (its id, and its name
+ * as what was read of it).
+ */
+export function callFailure(
+  code: ParseErrorCode,
+  message: string,
+  offset: number,
+  call: { id: string; name?: string } | null,
+): BlockFailure {
+  if (call === null) return { code, message, offset };
+  return {
+    code,
+    message,
+    offset,
+    callId: call.id,
+    partial: { serverName: 'local', toolName: call.name, arguments: Object.create(null) },
+  };
+}
+
 /** One call read from a gathered block; `end` is where its text ends in the block. */
 export interface BlockCall {
   serverName: string;

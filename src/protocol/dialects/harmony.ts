@@ -8,6 +8,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  callFailure,
 } from './block.js';
 import { JsonPreview, type PreviewedCall } from './json-preview.js';
 
@@ -57,11 +58,7 @@ function createHarmonyStream(sink: BlockSink, limits: BlockLimits): BlockStream 
   let failed: BlockFailure | null = null;
 
   function fail(code: BlockFailure['code'], message: string, offset: number): void {
-    failed = { code, message, offset };
-    if (call !== null) {
-      failed.callId = call.id;
-      failed.partial = { serverName: 'local', toolName: call.name, arguments: Object.create(null) };
-    }
+    failed = callFailure(code, message, offset, call);
     state = State.Failed;
   }
 

@@ -20,7 +20,7 @@ import {
   nemotron,
   olmo3,
   olmo3Stream,
-} from './hermes.js';
+} from './json-body.js';
 import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';

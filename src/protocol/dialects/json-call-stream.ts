@@ -8,6 +8,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  callFailure,
 } from './block.js';
 import { JsonPreview, type PreviewedCall } from './json-preview.js';
 
@@ -78,15 +79,7 @@ export function createJsonCallStream(
 
   function fail(code: BlockFailure['code'], message: string, offset: number): void {
     endClosed();
-    failed = { code, message, offset };
-    if (current !== null) {
-      failed.callId = current.id;
-      failed.partial = {
-        serverName: 'local',
-        toolName: current.name,
-        arguments: Object.create(null),
-      };
-    }
+    failed = callFailure(code, message, offset, current);
     state = State.Failed;
   }
 

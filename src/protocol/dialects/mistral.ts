@@ -8,8 +8,9 @@ import {
   BlockStatus,
   type BlockStream,
   byFirstCharacter,
+  callFailure,
 } from './block.js';
-import { createJsonBodyStream, type JsonBodyForm } from './hermes.js';
+import { createJsonBodyStream, type JsonBodyForm } from './json-body.js';
 import { JsonValueEnd } from './json-end.js';
 import { JsonPreview, type PreviewedCall } from './json-preview.js';
 
@@ -37,11 +38,7 @@ function createNamedStream(sink: BlockSink, limits: BlockLimits): BlockStream {
   const body = createPieces();
 
   function fail(code: BlockFailure['code'], message: string, offset: number): void {
-    failed = { code, message, offset };
-    if (call !== null) {
-      failed.callId = call.id;
-      failed.partial = { serverName: 'local', toolName: call.name, arguments: Object.create(null) };
-    }
+    failed = callFailure(code, message, offset, call);
     status = BlockStatus.Failed;
   }
 

@@ -11,6 +11,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  callFailure,
   failure,
 } from './block.js';
 import { gemmaCallToJson } from './gemma.js';
@@ -101,8 +102,10 @@ function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): B
 }
 
 /**
- * A Hermes block as it streams. The body is gathered up to the closing tag (outside JSON
- * strings when `json`: a `</tool_call>` inside a string value is text) and parsed whole, since
+ * A JSON-body block as it streams (Hermes', and every form of calls as a JSON list between
+ * markers). The body is gathered up to the closing marker (outside JSON strings when `json`:
+ * a `</tool_call>` inside a string value is text; or, without one, to the end of the JSON
+ * value) and parsed whole, since
  * a model's JSON may need repair; while it is written a preview tells each call's start, its
  * name and the text of its string arguments (see JsonPreview). At the end the parse decides:
  * the preview's calls get their final names and arguments, calls it did not see are told
@@ -162,15 +165,10 @@ export function createJsonBodyStream(
   }
 
   function fail(code: BlockFailure['code'], message: string, offset: number): void {
-    failed = { code, message, offset };
     const started = preview?.calls ?? [];
-    if (started.length > 0) {
-      const last = started[started.length - 1];
-      failed.callId = last.id;
-      failed.partial = { serverName: 'local', toolName: last.name, arguments: Object.create(null) };
-      for (const call of started.slice(0, -1))
-        sink.drop(call.id, code, 'the block this call began in is no call', offset);
-    }
+    failed = callFailure(code, message, offset, started.at(-1) ?? null);
+    for (const call of started.slice(0, -1))
+      sink.drop(call.id, code, 'the block this call began in is no call', offset);
     status = BlockStatus.Failed;
   }
 
