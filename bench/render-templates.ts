@@ -122,11 +122,35 @@ export const CONVERSATIONS: readonly Conversation[] = [
       { toolName: 'write_file', arguments: { path: 'docs/ünïcödé 日本語 🎉.md', content: '\n\n' } },
     ],
   },
+  {
+    // One call, no quote and no newline in its values: what every template can write, those
+    // that allow one call a turn (Llama 3.3, gpt-oss) and those that do not escape quotes
+    // in Python calls (Llama 4, OLMo 3) too.
+    name: 'one-call-markup-unicode',
+    user: 'Copy the file, in the background.',
+    content: 'Copying it.',
+    reasoning: 'One command is enough.',
+    calls: [
+      {
+        toolName: 'run',
+        arguments: {
+          command: 'test 1 -lt 2 && cp a.txt b.txt </function_calls> ) ] é 日本語 🎉',
+          timeout: 0,
+          background: true,
+        },
+      },
+    ],
+  },
 ];
+
+/** The conversations that make one call (some templates write one call a turn). */
+const ONE_CALL = ['closing-tags-in-code', 'one-call-markup-unicode'];
 
 /**
  * A template, the dialect its model writes, and where in what it renders the last assistant
- * turn starts and ends (null: at the end of the rendering). `label` names the fixtures' folder.
+ * turn starts (the last `turn`, or the first after the last `after`) and ends (null: at the
+ * end of the rendering). `label` names the fixtures' folder; `conversations`, when given, are
+ * the only ones its template can write as they are.
  */
 const TEMPLATES = [
   {
@@ -206,6 +230,73 @@ const TEMPLATES = [
   },
   { label: 'glm-4.5', dialect: 'glm', file: 'glm-4.5.jinja', turn: '<|assistant|>', end: null },
   { label: 'glm-4.6', dialect: 'glm', file: 'glm-4.6.jinja', turn: '<|assistant|>', end: null },
+  {
+    label: 'gpt-oss',
+    dialect: 'gpt-oss',
+    file: 'gpt-oss.jinja',
+    // The model's turn is every message after the user's: analysis, then the call.
+    after: '<|start|>user',
+    turn: '<|start|>assistant',
+    end: null,
+    // One call a message, and reasoning in `thinking` (its template refuses it with content).
+    conversations: ONE_CALL,
+    thinkingField: true,
+  },
+  {
+    label: 'gemma4',
+    dialect: 'gemma4',
+    file: 'gemma4.jinja',
+    turn: '<|turn>model\n',
+    end: '<turn|>',
+  },
+  {
+    label: 'llama-3.3',
+    dialect: 'llama3-json',
+    file: 'llama-3.3.jinja',
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+    // "This model only supports single tool-calls at once!"
+    conversations: ONE_CALL,
+  },
+  {
+    label: 'llama4-pythonic',
+    dialect: 'llama4',
+    file: 'llama4-pythonic.jinja',
+    turn: '<|header_start|>assistant<|header_end|>\n\n',
+    end: '<|eot|>',
+    // It writes `name="value"` as Python's `"%s" % value`, quotes and newlines unescaped.
+    conversations: ['one-call-markup-unicode'],
+    pythonValues: true,
+  },
+  {
+    label: 'olmo3',
+    dialect: 'olmo3',
+    file: 'olmo3.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+    // It writes strings in single quotes, unescaped: the test file's `model's` would end one.
+    conversations: [
+      'numbers-booleans-nested-json',
+      'empty-newlines-unicode',
+      'one-call-markup-unicode',
+    ],
+  },
+  {
+    label: 'functionary-v3.1',
+    dialect: 'functionary',
+    file: 'functionary-v3.1.jinja',
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eom_id|>',
+    jsonArguments: true,
+  },
+  {
+    label: 'functionary-v3.2',
+    dialect: 'functionary',
+    file: 'functionary-v3.2.jinja',
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+    jsonArguments: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -238,6 +329,9 @@ export interface Rendered {
 export function renderAll(): Rendered[] {
   return TEMPLATES.flatMap((t) => {
     const { label, dialect, file, turn, end } = t;
+    const writable = CONVERSATIONS.filter(
+      (c) => !('conversations' in t) || (t.conversations as readonly string[]).includes(c.name),
+    );
     const asWritten =
       'pythonValues' in t
         ? pythonStrings
@@ -245,15 +339,16 @@ export function renderAll(): Rendered[] {
           ? (args: ExpectedCall['arguments']) => JSON.stringify(args)
           : (args: ExpectedCall['arguments']) => args;
     const template = new Template(readFileSync(join(ROOT, 'templates', file), 'utf8'));
-    return CONVERSATIONS.map((c) => {
+    return writable.map((c) => {
       const prompt = template.render({
         messages: [
           { role: 'system', content: 'You are a coding agent.' },
           { role: 'user', content: c.user },
           {
             role: 'assistant',
-            content: c.content,
-            reasoning_content: c.reasoning,
+            ...('thinkingField' in t
+              ? { content: '', thinking: c.reasoning }
+              : { content: c.content, reasoning_content: c.reasoning }),
             tool_calls: c.calls.map((call, i) => ({
               // Kimi's convention (its template writes the id where the name goes); it also
               // gives Mistral's template the 9 characters it wants.
@@ -270,7 +365,10 @@ export function renderAll(): Rendered[] {
       });
       // The last turn that ends: Command R7B's template always opens one more at the end.
       const to = end === null ? prompt.length : prompt.lastIndexOf(end);
-      const from = prompt.lastIndexOf(turn, to) + turn.length;
+      const from =
+        'after' in t
+          ? prompt.indexOf(turn, prompt.lastIndexOf(t.after)) + turn.length
+          : prompt.lastIndexOf(turn, to) + turn.length;
       const text = prompt.slice(from, to);
       return { label, dialect, name: c.name, text, calls: c.calls, reasoning: c.reasoning };
     });

@@ -94,8 +94,8 @@ const STRUCTURE = /["[\]{}]/g;
  * after any escape that began before `from`), or -1 when `s` ends first. It goes from quote
  * to quote, counting the backslashes before each, rather than stopping at every backslash.
  */
-export function closingQuote(s: string, from: number): number {
-  for (let q = s.indexOf('"', from); q !== -1; q = s.indexOf('"', q + 1)) {
+export function closingQuote(s: string, from: number, quote = '"'): number {
+  for (let q = s.indexOf(quote, from); q !== -1; q = s.indexOf(quote, q + 1)) {
     let k = q - 1;
     while (k >= from && s.charCodeAt(k) === 0x5c) k--;
     if ((q - 1 - k) % 2 === 0) return q;

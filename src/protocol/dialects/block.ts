@@ -176,7 +176,7 @@ export function skipBlanks(s: string, at: number, end: number): number {
 }
 
 /** How many blanks after an opening are looked through for the body's first character. */
-const MAX_LEADING_BLANKS = 256;
+export const MAX_LEADING_BLANKS = 256;
 
 /**
  * A block whose form is told by the first character of its body that is not blank, after

@@ -1,5 +1,5 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
-import { type BlockReader, byFirstCharacter } from './block.js';
+import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { glm } from './glm.js';
@@ -66,13 +66,25 @@ export const DIALECTS: readonly Dialect[] = [
 ];
 
 /**
+ * Whether what follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a
+ * name (after blanks); null while only blanks have come. Anything else (`parse("<tool_call>")`
+ * in a JSON string of another family's call) is text in 'auto'.
+ */
+function beginsToolCallBody(s: string, after: number, final: boolean): boolean | null {
+  const first = skipBlanks(s, after, Math.min(s.length, after + MAX_LEADING_BLANKS));
+  if (first >= s.length) return final ? true : null;
+  return /[<{[A-Za-z_]/.test(s[first]);
+}
+
+/**
  * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
  * JSON when it begins with `{` or `[` (a closing tag inside a JSON string then does not close
  * it), GLM's when it begins with a name.
  */
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
-  anywhere: true,
+  lineStart: beginsToolCallBody,
+  midLine: beginsToolCallBody,
   stream: (sink, limits) =>
     byFirstCharacter('<tool_call>', (c) =>
       c === '<'

@@ -35,11 +35,27 @@ export interface JsonBodyForm {
    * `call:f{…}`): the JSON list of calls it means, or null when it is not in that syntax.
    */
   toJson?: (body: string) => string | null;
+  /**
+   * What opens a string in the body, inside which the close is not looked for: `"` when the
+   * body is JSON (the default then), `'"` for Python calls; '' when the close is a special
+   * token no string can hide.
+   */
+  quotes?: string;
 }
 
 const HERMES: JsonBodyForm = { format: 'hermes', open: '<tool_call>', close: '</tool_call>' };
-/** What matters outside a JSON string. */
-const OUTSIDE = /["<]/g;
+
+/** Per quotes and close: what matters outside a string (a quote, the close's first character). */
+const outsideScanners = new Map<string, RegExp>();
+function outsideScanner(quotes: string, close: string): RegExp {
+  const key = `${quotes}${close[0]}`;
+  let scanner = outsideScanners.get(key);
+  if (scanner === undefined) {
+    scanner = new RegExp(`[${key.replace(/[\\\]^-]/g, '\\$&')}]`, 'g');
+    outsideScanners.set(key, scanner);
+  }
+  return scanner;
+}
 
 /** Reads a whole block (both markers included) into its calls. */
 function readJsonBody(form: JsonBodyForm, block: string, limits: BlockLimits): BlockResult {
@@ -121,43 +137,47 @@ export function createJsonBodyStream(
   const valueEnd = CLOSE === '' ? new JsonValueEnd() : null;
   const pieces = createPieces();
   const preview = json ? new JsonPreview(sink) : null;
+  const quotes = CLOSE === '' ? '' : (form.quotes ?? (json ? '"' : ''));
+  const outside = quotes === '' ? null : outsideScanner(quotes, CLOSE);
   let blockStart = -1;
-  let inString = false;
+  /** The quote of the string the scan is in ('' outside one). */
+  let quote = '';
   let escaped = false;
   let status = BlockStatus.Open;
   let failed: BlockFailure | null = null;
 
   /**
-   * The closing tag at or after `i`, outside strings when the body is JSON; -1 if not yet.
-   * It jumps from one character that matters to the next (a quote or backslash in a string,
-   * a quote or `<` outside): 4× faster than a loop over every character.
+   * The closing tag at or after `i`, outside the body's strings (see `quotes`); -1 if not
+   * yet. It jumps from one character that matters to the next (a quote or backslash in a
+   * string, a quote or the close's first character outside): 4× faster than a loop over
+   * every character.
    */
   function findClose(s: string, i: number): number {
     if (valueEnd !== null) {
       const end = valueEnd.find(s, i);
-      inString = valueEnd.inString;
+      quote = valueEnd.inString ? '"' : '';
       return end;
     }
-    if (!json) return s.indexOf(CLOSE, i);
+    if (outside === null) return s.indexOf(CLOSE, i);
     if (escaped && i < s.length) {
       escaped = false;
       i++;
     }
     while (i < s.length) {
-      if (inString) {
-        const end = closingQuote(s, i);
+      if (quote !== '') {
+        const end = closingQuote(s, i, quote);
         if (end === -1) {
           escaped = endsInEscape(s, i);
           return -1;
         }
-        inString = false;
+        quote = '';
         i = end + 1;
         continue;
       }
-      OUTSIDE.lastIndex = i;
-      if (!OUTSIDE.test(s)) return -1;
-      const at = OUTSIDE.lastIndex - 1;
-      if (s.charCodeAt(at) === 0x22) inString = true;
+      outside.lastIndex = i;
+      if (!outside.test(s)) return -1;
+      const at = outside.lastIndex - 1;
+      if (quotes.includes(s[at])) quote = s[at];
       else if (s.startsWith(CLOSE, at)) return at;
       i = at + 1;
     }
@@ -219,14 +239,15 @@ export function createJsonBodyStream(
         return s.length;
       }
       // Keep a partial closing tag at the end for the next chunk (and scan it again then).
-      const keep = inString ? s.length : partialSuffixStart(s, from, CLOSE);
+      const keep = quote !== '' ? s.length : partialSuffixStart(s, from, CLOSE);
       preview?.write(s.slice(from, keep));
       pushPiece(pieces, s.slice(from, keep));
       return keep;
     },
     streamValue(chunk) {
-      // Inside a JSON string, a chunk without a quote or a backslash changes no state.
-      if (!inString || escaped || /["\\]/.test(chunk) || status !== BlockStatus.Open) return false;
+      // Inside a string, a chunk without its quote or a backslash changes no state.
+      if (quote === '' || escaped || status !== BlockStatus.Open) return false;
+      if (chunk.includes(quote) || chunk.includes('\\')) return false;
       preview?.write(chunk);
       pushPiece(pieces, chunk);
       return true;
@@ -288,6 +309,8 @@ const OLMO3: JsonBodyForm = {
   open: '<function_calls>',
   close: '</function_calls>',
   toJson: pythonicToJson,
+  // Its close is a plain tag: a Python string (in either quote) can hold it.
+  quotes: `'"`,
 };
 
 /**
@@ -330,26 +353,34 @@ const LLAMA4: JsonBodyForm = {
   toJson: pythonicToJson,
 };
 
-/** The longest look past `[` for a call's name and `(`. */
-const MAX_NAME_LOOK = 300;
+/** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */
+const MAX_HEAD_LOOK = 300;
 
 /**
- * Llama 4's (and other pythonic models') calls: a Python list of calls as a line of its own,
- * `[get_weather(city="Paris"), now()]`. It opens only at a line start, and only when a name
- * and `(` follow the `[` (a Markdown link or bracketed thinking does not).
+ * Whether `head` (a sticky pattern) matches at `after`: true or false, or null while the
+ * input may still become a match (it ends within `MAX_HEAD_LOOK` on what `prefix` accepts).
+ */
+function confirmedBy(head: RegExp, prefix: RegExp) {
+  return (s: string, after: number, final: boolean): boolean | null => {
+    head.lastIndex = after;
+    if (head.test(s)) return true;
+    return !final && s.length - after < MAX_HEAD_LOOK && prefix.test(s.slice(after)) ? null : false;
+  };
+}
+
+/** `[` then a call's name and `(`. */
+const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y, /^\s*(?:[A-Za-z_][\w.-]*\s*)?$/);
+
+/**
+ * Llama 4's (and other pythonic models') calls: a Python list of calls, `[get_weather(city=
+ * "Paris"), now()]`, as a line of its own or right after the reply's text (its template
+ * writes the text, then the list). It opens only when a name and `(` follow the `[` (a
+ * Markdown link or bracketed thinking does not).
  */
 export const llama4: BlockReader = {
   open: '[',
-  lineStart(s, after, final) {
-    const call = /\s*[A-Za-z_][\w.-]*\s*\(/y;
-    call.lastIndex = after;
-    if (call.test(s)) return true;
-    const rest = s.slice(after, after + MAX_NAME_LOOK);
-    // The input ends on what may still become `name(`.
-    return !final && s.length - after < MAX_NAME_LOOK && /^\s*[A-Za-z_]?[\w.-]*\s*$/.test(rest)
-      ? null
-      : false;
-  },
+  lineStart: pythonCallHead,
+  midLine: pythonCallHead,
   stream: (sink, limits) => createJsonBodyStream(LLAMA4, sink, limits, true),
 };
 
@@ -376,29 +407,40 @@ const FUNCTIONARY_RECIPIENT: JsonBodyForm = {
   toJson: namedJson(/^([A-Za-z_][\w.-]*)[ \t]*\r?\n([\s\S]*)$/),
 };
 
+/** After `<function=`: a name, `>` and a JSON object (functionary's; Qwen's has tags). */
+export const functionJsonHead = confirmedBy(
+  /[A-Za-z_][\w.-]*>\s*\{/y,
+  /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
+);
+/** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */
+const recipientHead = (s: string, after: number, final: boolean): boolean | null => {
+  const head = /([A-Za-z_][\w.-]*)[ \t]*\r?\n/y;
+  head.lastIndex = after;
+  const match = head.exec(s);
+  if (match !== null) return match[1] !== 'all';
+  return !final &&
+    s.length - after < MAX_HEAD_LOOK &&
+    /^(?:[A-Za-z_][\w.-]*[ \t]*\r?)?$/.test(s.slice(after))
+    ? null
+    : false;
+};
+
 /**
- * MeetKai functionary's forms: v3.1's `<function=name>{json}</function>` at a line start, and
- * v3.2's `>>>name` + a JSON object on the next line (`>>>all` is the model's text, not a call).
+ * MeetKai functionary's forms, as its templates write them: v3.1's `<function=name>{json}
+ * </function>`, and v3.2's `>>>name` + a newline + a JSON object (`>>>all` is the model's
+ * text). Both follow the reply's text or the last call in the same line, so each opens
+ * anywhere its head (name, `>` and `{`; name and newline) confirms it.
  */
 export const functionaryTag: BlockReader = {
   open: FUNCTIONARY_TAG.open,
-  lineStart: (s, after, final) => {
-    const head = /[A-Za-z_][\w.-]*>\s*\{/y;
-    head.lastIndex = after;
-    if (head.test(s)) return true;
-    return !final && s.length - after < 300 && !s.slice(after).includes('{') ? null : false;
-  },
+  lineStart: functionJsonHead,
+  midLine: functionJsonHead,
   stream: (sink, limits) => createJsonBodyStream(FUNCTIONARY_TAG, sink, limits, true),
 };
 export const functionaryRecipient: BlockReader = {
   open: FUNCTIONARY_RECIPIENT.open,
-  lineStart: (s, after, final) => {
-    const head = /([A-Za-z_][\w.-]*)[ \t]*\r?\n/y;
-    head.lastIndex = after;
-    const match = head.exec(s);
-    if (match !== null) return match[1] !== 'all';
-    return !final && s.length - after < 300 && !s.slice(after).includes('\n') ? null : false;
-  },
+  lineStart: recipientHead,
+  midLine: recipientHead,
   stream: (sink, limits) => createJsonBodyStream(FUNCTIONARY_RECIPIENT, sink, limits, true),
 };
 

@@ -1,5 +1,6 @@
 import type { BlockReader } from './block.js';
 import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
+import { functionJsonHead } from './json-body.js';
 
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
 export const QWEN3_CODER_FORM: InvocationForm = {
@@ -49,5 +50,10 @@ const BARE: InvocationForm = {
  */
 export const qwen3CoderBare: BlockReader = {
   open: '<function=',
+  // `<function=name>{…}` is functionary's JSON body, not Qwen's tags.
+  lineStart: (s, after, final) => {
+    const json = functionJsonHead(s, after, final);
+    return json === null ? null : !json;
+  },
   stream: (sink, limits) => createInvocationStream(BARE, sink, limits),
 };
