@@ -30,15 +30,8 @@ const JSON_BODIES: readonly string[] = [
     .map(([dialect]) => dialect),
   'auto',
 ];
-/** Dialects whose name comes before the end and whose string values stream (a body in
- * Python's or Gemma's syntax, or functionary's name-before-JSON, is read whole at its end). */
-const STREAMED = DIALECTS.filter(
-  (d): d is Written =>
-    d !== 'tagcall' &&
-    d !== 'functionary' &&
-    DIALECT_VALUES[d as Written] !== 'python' &&
-    DIALECT_VALUES[d as Written] !== 'gemma',
-);
+/** Every dialect: its name comes before the end and its string values stream. */
+const STREAMED = DIALECTS.filter((d): d is Written => d !== 'tagcall');
 const TOOLS = ['write_file', 'read_file'];
 const optionsFor = (dialect: Written | 'auto'): ParseOptions => ({ dialect, toolNames: TOOLS });
 
@@ -189,23 +182,27 @@ describe('streamed values are the final values, whatever the text and the chunki
     });
   }
 
-  it('hermes: strict JSON streams its string arguments exactly', () => {
-    const value = fc.string({ unit: 'grapheme', maxLength: 30 });
-    fc.assert(
-      fc.property(
-        fc.dictionary(fc.constantFrom('path', 'content', 'q'), value, { minKeys: 1 }),
-        cutsArbitrary,
-        (args, cuts) => {
-          const text = renderInDialect('hermes', 'write_file', args as ToolArguments);
-          const { events } = feedChunks(splitAt(text, cuts), optionsFor('hermes'));
-          expectDeltasMatchCalls(events);
-          expectCallsSettle(events);
-          expect(events.filter((e) => e.type === 'tool-end')).toHaveLength(1);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+  // Bodies read whole at their end (JSON, Python calls, Gemma's syntax) preview their string
+  // arguments: as the model's own renderer writes them, the preview is exactly the value.
+  for (const dialect of ['hermes', 'functionary', 'lfm2', 'olmo3', 'llama4', 'gemma4'] as const) {
+    it(`${dialect}: a well-written call streams its string arguments exactly`, () => {
+      const value = fc.string({ unit: 'grapheme', maxLength: 30 });
+      fc.assert(
+        fc.property(
+          fc.dictionary(fc.constantFrom('path', 'content', 'q'), value, { minKeys: 1 }),
+          cutsArbitrary,
+          (args, cuts) => {
+            const text = renderInDialect(dialect, 'write_file', args as ToolArguments);
+            const { events } = feedChunks(splitAt(text, cuts), optionsFor(dialect));
+            expectDeltasMatchCalls(events);
+            expectCallsSettle(events);
+            expect(events.filter((e) => e.type === 'tool-end')).toHaveLength(1);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
 });
 
 describe('the adapters pass dialect arguments on as they stream', () => {

@@ -14,10 +14,10 @@ import {
   callFailure,
   failure,
 } from './block.js';
-import { gemmaCallToJson } from './gemma.js';
+import { GemmaCallPreview, gemmaCallToJson } from './gemma.js';
 import { JsonValueEnd } from './json-end.js';
-import { JsonPreview } from './json-preview.js';
-import { pythonicToJson } from './pythonic.js';
+import { type BodyPreview, JsonPreview, NamedJsonPreview } from './json-preview.js';
+import { PythonCallsPreview, pythonicToJson } from './pythonic.js';
 
 /**
  * A dialect whose block is JSON between two markers: a call object, or a list of them, each
@@ -41,6 +41,11 @@ export interface JsonBodyForm {
    * token no string can hide.
    */
   quotes?: string;
+  /**
+   * What previews the body while it is written; by default, for a JSON body, the strict
+   * JSON preview (see JsonPreview). Without one, calls are told when the body is read.
+   */
+  preview?: (sink: BlockSink) => BodyPreview;
 }
 
 const HERMES: JsonBodyForm = { format: 'hermes', open: '<tool_call>', close: '</tool_call>' };
@@ -136,7 +141,7 @@ export function createJsonBodyStream(
   const { open: OPEN, close: CLOSE } = form;
   const valueEnd = CLOSE === '' ? new JsonValueEnd() : null;
   const pieces = createPieces();
-  const preview = json ? new JsonPreview(sink) : null;
+  const preview: BodyPreview | null = form.preview?.(sink) ?? (json ? new JsonPreview(sink) : null);
   const quotes = CLOSE === '' ? '' : (form.quotes ?? (json ? '"' : ''));
   const outside = quotes === '' ? null : outsideScanner(quotes, CLOSE);
   let blockStart = -1;
@@ -291,6 +296,7 @@ const LFM2: JsonBodyForm = {
   open: '<|tool_call_start|>',
   close: '<|tool_call_end|>',
   toJson: pythonicToJson,
+  preview: (sink) => new PythonCallsPreview(sink),
 };
 
 /**
@@ -309,6 +315,7 @@ const OLMO3: JsonBodyForm = {
   open: '<function_calls>',
   close: '</function_calls>',
   toJson: pythonicToJson,
+  preview: (sink) => new PythonCallsPreview(sink),
   // Its close is a plain tag: a Python string (in either quote) can hold it.
   quotes: `'"`,
 };
@@ -332,6 +339,7 @@ const GEMMA4: JsonBodyForm = {
   open: '<|tool_call>',
   close: '<tool_call|>',
   toJson: gemmaCallToJson,
+  preview: (sink) => new GemmaCallPreview(sink),
 };
 
 /**
@@ -351,6 +359,7 @@ const LLAMA4: JsonBodyForm = {
   openIsBody: true,
   close: '',
   toJson: pythonicToJson,
+  preview: (sink) => new PythonCallsPreview(sink),
 };
 
 /** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */
@@ -399,12 +408,14 @@ const FUNCTIONARY_TAG: JsonBodyForm = {
   open: '<function=',
   close: '</function>',
   toJson: namedJson(/^([A-Za-z_][\w.-]*)>([\s\S]*)$/),
+  preview: (sink) => new NamedJsonPreview(sink, /^([A-Za-z_][\w.-]*)>\s*(?=\{)/),
 };
 const FUNCTIONARY_RECIPIENT: JsonBodyForm = {
   format: 'functionary',
   open: '>>>',
   close: '',
   toJson: namedJson(/^([A-Za-z_][\w.-]*)[ \t]*\r?\n([\s\S]*)$/),
+  preview: (sink) => new NamedJsonPreview(sink, /^([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=\{)/),
 };
 
 /** After `<function=`: a name, `>` and a JSON object (functionary's; Qwen's has tags). */

@@ -33,6 +33,55 @@ export interface PreviewedCall {
 }
 
 /**
+ * What tells a gathered body's calls while it is written (each call's start, its name, the
+ * text of its string arguments), before the body can be parsed whole.
+ */
+export interface BodyPreview {
+  /** The calls started so far, in order. */
+  readonly calls: readonly PreviewedCall[];
+  write(text: string): void;
+}
+
+/** The longest head a named preview waits through for its name. */
+const MAX_HEAD = 300;
+
+/**
+ * The preview of a body that names its one call before its JSON arguments (functionary's
+ * `name>{…}` and `name\n{…}`): once `head` (anchored; group 1 the name, ending before the
+ * `{`) matches the body's start, the call starts and is named, and its arguments preview as
+ * DeepSeek's do.
+ */
+export class NamedJsonPreview implements BodyPreview {
+  #head = '';
+  #inner: JsonPreview | null = null;
+
+  constructor(
+    private readonly sink: BlockSink,
+    private readonly head: RegExp,
+  ) {}
+
+  get calls(): readonly PreviewedCall[] {
+    return this.#inner?.calls ?? [];
+  }
+
+  write(text: string): void {
+    if (this.#inner !== null) {
+      this.#inner.write(text);
+      return;
+    }
+    if (this.#head.length > MAX_HEAD) return;
+    this.#head += text;
+    const match = this.head.exec(this.#head);
+    if (match === null) return;
+    const call: PreviewedCall = { id: this.sink.start(), name: match[1] };
+    this.sink.name(call.id, match[1]);
+    this.#inner = new JsonPreview(this.sink, call);
+    this.#inner.write(this.#head.slice(match[0].length));
+    this.#head = '';
+  }
+}
+
+/**
  * Tells a JSON body's calls while it is written, before it can be parsed: a call starts at
  * its object's `{` (the body's, or each one's in a list), its name is told when the string
  * after `"name"` ends, and the text of each string argument (a string value directly in
@@ -41,7 +90,7 @@ export interface PreviewedCall {
  * (see the gathered stream). Strict JSON only: anything else (single quotes, comments) is
  * simply not previewed.
  */
-export class JsonPreview {
+export class JsonPreview implements BodyPreview {
   readonly calls: PreviewedCall[] = [];
   /** Open containers: `{` or `[`. */
   #stack: string[] = [];
