@@ -201,6 +201,14 @@ const TEMPLATES = [
     end: '</s>',
   },
   {
+    label: 'mistral-small-3.2',
+    dialect: 'mistral',
+    file: 'mistral-small-3.2.jinja',
+    turn: '[/INST]',
+    end: '</s>',
+    nineCharIds: true,
+  },
+  {
     label: 'kimi-k2-thinking',
     dialect: 'kimi-k2',
     file: 'kimi-k2-thinking.jinja',
@@ -350,9 +358,9 @@ export function renderAll(): Rendered[] {
               ? { content: '', thinking: c.reasoning }
               : { content: c.content, reasoning_content: c.reasoning }),
             tool_calls: c.calls.map((call, i) => ({
-              // Kimi's convention (its template writes the id where the name goes); it also
-              // gives Mistral's template the 9 characters it wants.
-              id: `functions.${call.toolName}:${i}`,
+              // Kimi's convention (its template writes the id where the name goes); Mistral
+              // Small 3.2's wants 9 alphanumeric characters.
+              id: 'nineCharIds' in t ? `callid00${i}` : `functions.${call.toolName}:${i}`,
               type: 'function',
               function: { name: call.toolName, arguments: asWritten(call.arguments) },
             })),
