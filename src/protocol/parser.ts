@@ -101,20 +101,38 @@ export function createParser(options: ParserOptions): Parser {
   const prefilledStart = new PrefilledStart(onEvent);
   let started = false;
 
-  /** Where the next `</think>` is in `buf`, found once per buffer: every line asks. */
   let bufVersion = 0;
-  let closeSearchVersion = -1;
-  let closeSearchAt = -1;
-  /** Where each special-token opening next stands in `buf`, and for which buffer. */
-  function findThinkClose(): number {
-    if (closeSearchVersion !== bufVersion || (closeSearchAt !== -1 && closeSearchAt < pos)) {
-      closeSearchVersion = bufVersion;
-      // Only a `</think>` that starts within maxHold counts: search no further than that.
-      const window = buf.slice(pos, Math.max(pos, maxHold - offset + THINK_CLOSE.length));
-      const found = window.indexOf(THINK_CLOSE);
-      closeSearchAt = found === -1 ? -1 : pos + found;
+  /**
+   * The pre-filled `</think>` search, in absolute offsets (the buffer only grows at its end,
+   * so an answer stays true across feeds): the first close found, and how far no close starts.
+   */
+  let thinkCloseAt = -1;
+  let thinkCloseNoneBefore = 0;
+  /** How far ahead of what is asked the search looks: one close settles most replies early. */
+  const THINK_SEARCH_STEP = 2048;
+
+  /**
+   * Where the first `</think>` that starts in `buf[pos, limit)` (and within `maxHold`) is, or
+   * -1. The text is searched in steps, each character about once: the whole 16 KiB window
+   * once per message cost 13% of a whole-string parse, though the first call decides it.
+   */
+  function thinkCloseBefore(limit: number): number {
+    const from = offset + pos;
+    if (thinkCloseAt !== -1 && thinkCloseAt < from) thinkCloseAt = -1;
+    const last = Math.min(offset + limit, maxHold + 1);
+    while (thinkCloseAt === -1 && thinkCloseNoneBefore < last) {
+      const start = Math.max(thinkCloseNoneBefore, from);
+      const end = Math.min(
+        offset + buf.length,
+        Math.max(offset + limit, start + THINK_SEARCH_STEP) + THINK_CLOSE.length - 1,
+      );
+      const found = buf.slice(start - offset, end - offset).indexOf(THINK_CLOSE);
+      if (found !== -1) thinkCloseAt = start + found;
+      else if (end - start < THINK_CLOSE.length) break;
+      else thinkCloseNoneBefore = end - THINK_CLOSE.length + 1;
+      if (end === offset + buf.length) break;
     }
-    return closeSearchAt;
+    return thinkCloseAt !== -1 && thinkCloseAt < last ? thinkCloseAt - offset : -1;
   }
 
   function emit(event: ParserEvent): void {
@@ -397,8 +415,8 @@ export function createParser(options: ParserOptions): Parser {
       // What follows it decides whether it opens a call: the text waits there.
       end = opening.at;
     } else if (opening !== null) {
-      const close = prefilledStart.undecided ? findThinkClose() : -1;
-      if (close === -1 || close > opening.at || offset + close > maxHold) {
+      const close = prefilledStart.undecided ? thinkCloseBefore(opening.at) : -1;
+      if (close === -1) {
         markText(pos);
         beginBlock(opening.at, opening.reader);
         return true;
@@ -408,8 +426,8 @@ export function createParser(options: ParserOptions): Parser {
       for (const reader of anywhere) end = Math.min(end, partialSuffixStart(buf, pos, reader.open));
     }
     if (prefilledStart.undecided) {
-      const close = findThinkClose();
-      if (close !== -1 && close < end && offset + close <= maxHold) {
+      const close = thinkCloseBefore(end);
+      if (close !== -1) {
         markText(pos);
         decidePrefilled(offset + close);
         pos = close + THINK_CLOSE.length;
@@ -540,6 +558,8 @@ export function createParser(options: ParserOptions): Parser {
     callCount = 0;
     blocks.reset();
     prefilledStart.reset();
+    thinkCloseAt = -1;
+    thinkCloseNoneBefore = 0;
     started = false;
     matcher.reset();
   }
