@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../bench/corpus.js';
 import { findingRecord } from '../src/cli/mine.js';
-import { type Finding, type ScanOptions, scanTranscript } from './support/all.js';
+import { plainOpenAIMessages } from '../src/transcripts/formats.js';
+import { type Finding, recordMessages, type ScanOptions, scanTranscript } from './support/all.js';
 
 /**
  * What `tagcall parse` writes must not change when mining gets faster: the NDJSON of every
@@ -133,5 +135,71 @@ describe('mining writes the same findings', () => {
       '../fixtures/mining/generated-log.json',
     );
     expect(lines).toBeGreaterThan(1000);
+  });
+});
+
+describe('the plain-record fast path reads what recordMessages reads', () => {
+  const content = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom('', 'Error: boom', null, [{ type: 'text', text: 'x' }]),
+  );
+  const message = fc.record(
+    {
+      role: fc.constantFrom('system', 'developer', 'user', 'assistant', 'tool', 'critic'),
+      content,
+      name: fc.constant('n'),
+      tool_call_id: fc.constant('c1'),
+      tool_calls: fc.constant([
+        { id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } },
+      ]),
+      reasoning_content: fc.constantFrom('', 'hmm'),
+    },
+    { requiredKeys: ['role', 'content'] },
+  );
+  const record = fc.record(
+    {
+      messages: fc.array(message, { maxLength: 5 }),
+      system: fc.constantFrom('s', 3),
+      timestamp: fc.constant('t'),
+      model: fc.constant('m'),
+    },
+    { requiredKeys: ['messages'] },
+  );
+
+  it('for every record it takes, message by message', () => {
+    fc.assert(
+      fc.property(record, fc.constantFrom(undefined, 'openai' as const), (value, format) => {
+        const plain = plainOpenAIMessages(value, format);
+        if (plain === null) return;
+        const read = recordMessages(value, format);
+        expect(read?.format).toBe('openai');
+        // Each message is its role and at most one text or result part, as scanning reads it.
+        expect(
+          read?.messages.map((m) => ({
+            role: m.role,
+            text: m.parts
+              .map((p) => (p.kind === 'text' ? p.text : p.kind === 'tool-result' ? p.output : ''))
+              .join(''),
+          })),
+        ).toEqual(
+          plain.map((m) => ({ role: m.role === 'developer' ? 'system' : m.role, text: m.text })),
+        );
+        for (const m of read?.messages ?? []) expect(m.parts.length).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes the plain records of a log and leaves the rest', () => {
+    const plain = {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'a' },
+      ],
+    };
+    expect(plainOpenAIMessages(plain)).toHaveLength(2);
+    expect(plainOpenAIMessages({ ...plain, system: 's' })).toBeNull();
+    expect(plainOpenAIMessages({ messages: [{ role: 'user', content: null }] })).toBeNull();
+    expect(plainOpenAIMessages(plain, 'anthropic')).toBeNull();
   });
 });

@@ -53,7 +53,8 @@ export function splitFunctionName(name: string): { serverName: string; toolName:
     : { serverName: 'local', toolName: name };
 }
 
-const ERROR_PREFIX = 'Error: ';
+/** What begins a tool message's content that is an error (`isError`). */
+export const ERROR_PREFIX = 'Error: ';
 
 function imageUrl(part: Extract<Part, { kind: 'image' }>): string {
   if (part.url !== undefined) return part.url;

@@ -10,6 +10,7 @@ import {
   type OpenAIMessage,
   type OpenAIResponse,
 } from '../messages/index.js';
+import { ERROR_PREFIX } from '../messages/openai.js';
 import { isJsonObject } from '../protocol/json-call.js';
 
 /** How a transcript's records are written. `text`: the whole input is one model reply (or a log of them). */
@@ -128,4 +129,42 @@ export function recordMessages(
     return { format: f, messages: fromMessages([value], f) };
   }
   return null;
+}
+
+/** A message of a plain-text record, as much of it as scanning reads. */
+export interface PlainMessage {
+  role: string;
+  /** Its text; a tool message's output, `Error: ` taken off, as `fromOpenAI` reads it. */
+  text: string;
+}
+
+/**
+ * The messages of a Chat Completions request body in which every message is plain text (a
+ * string `content`, no tool calls, no reasoning): what `recordMessages` reads from it, without
+ * building Message objects (ids, timestamps, parts), for the lines of a big log most are.
+ * Null for every other record, which `recordMessages` reads.
+ */
+export function plainOpenAIMessages(
+  value: unknown,
+  format?: Exclude<TranscriptFormat, 'text'>,
+): PlainMessage[] | null {
+  if (format !== undefined && format !== 'openai') return null;
+  // What recordMessages would read as an audit log or an Anthropic request is left to it.
+  if (!isJsonObject(value) || !Array.isArray(value.messages) || value.entries !== undefined)
+    return null;
+  if (format === undefined && (value.system !== undefined || typeof value.timestamp === 'string'))
+    return null;
+  const plain: PlainMessage[] = [];
+  for (const m of value.messages) {
+    if (!isJsonObject(m) || typeof m.role !== 'string' || typeof m.content !== 'string')
+      return null;
+    if (m.role === 'assistant' && (m.tool_calls !== undefined || m.reasoning_content))
+      return null;
+    const text =
+      m.role === 'tool' && m.content.startsWith(ERROR_PREFIX)
+        ? m.content.slice(ERROR_PREFIX.length)
+        : m.content;
+    plain.push({ role: m.role, text });
+  }
+  return plain;
 }

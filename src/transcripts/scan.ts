@@ -6,7 +6,7 @@ import {
   type ParserEvent,
   type ToolArguments,
 } from '../protocol/index.js';
-import { recordMessages, type TranscriptFormat } from './formats.js';
+import { plainOpenAIMessages, recordMessages, type TranscriptFormat } from './formats.js';
 
 /**
  * How a transcript is laid out, told from its first line: JSONL when that line parses, a JSON
@@ -243,6 +243,16 @@ export async function scanTranscript(
     scanValue(value, location);
   };
   const scanValue = (value: unknown, location: Omit<Location, 'offset'>) => {
+    const plain = plainOpenAIMessages(value, forced);
+    if (plain !== null) {
+      // As scanMessage reads the one text part of each (an empty text holds nothing).
+      plain.forEach((m, i) => {
+        if (m.text === '') return;
+        const at = { file: location.file, line: location.line, messageIndex: i, offset: 0 };
+        scanText(m.text, at, m.role === 'assistant');
+      });
+      return;
+    }
     let record: ReturnType<typeof recordMessages>;
     try {
       record = recordMessages(value, forced);
