@@ -409,6 +409,8 @@ export function createParser(options: ParserOptions): Parser {
   function stepMidLine(final: boolean): boolean {
     const n = buf.length;
     const newline = buf.indexOf('\n', pos);
+    if (newline !== -1 && (anywhere.length === 0 || fence.open) && !prefilledStart.undecided)
+      return skipProse(newline, final);
     let end = newline === -1 ? n : newline + 1;
     const opening = findAnywhere(end, final);
     if (opening?.undecided) {
@@ -445,6 +447,34 @@ export function createParser(options: ParserOptions): Parser {
     }
     if (prefilledStart.undecided && offset + pos > maxHold) decideNotPrefilled();
     if (newline === -1 || end <= newline) return false;
+    state = Top.LineStart;
+    return true;
+  }
+
+  /**
+   * Prose, when nothing can open mid-line: the rest of this line, and every following line
+   * that starts plain, is text, found in one scan from newline to newline instead of a
+   * line-start step and a mid-line step per line. Stops at the first line start that may open
+   * something (a tag, a bracket, a fence, blanks), or mid-line at the end of the input.
+   */
+  function skipProse(newline: number, final: boolean): boolean {
+    const n = buf.length;
+    let nl = newline;
+    while (nl + 1 < n && plainLineStart(buf.charCodeAt(nl + 1))) {
+      // A plain line in a fence is no call's line: the fence holds no calls.
+      if (fence.open) fence.callable = false;
+      const next = buf.indexOf('\n', nl + 1);
+      if (next === -1) {
+        let end = n;
+        if (!final && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
+        markText(pos);
+        pos = end;
+        return false;
+      }
+      nl = next;
+    }
+    markText(pos);
+    pos = nl + 1;
     state = Top.LineStart;
     return true;
   }
