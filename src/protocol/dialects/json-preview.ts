@@ -11,8 +11,11 @@ enum Role {
   Argument = 3,
 }
 
-/** Where a run of plain characters in a string ends. */
-const PLAIN_END = /["\\]/g;
+/** The index of `c` in `text` from `from`, or the text's length. */
+function nextOrEnd(text: string, c: string, from: number): number {
+  const at = text.indexOf(c, from);
+  return at === -1 ? text.length : at;
+}
 
 const ESCAPES: Record<string, string> = {
   '"': '"',
@@ -140,16 +143,27 @@ export class JsonPreview implements BodyPreview {
   }
 
   #read(text: string): void {
-    for (let k = 0; k < text.length; k++) {
+    const n = text.length;
+    // The next quote and backslash, each found once and kept until passed: a run of plain
+    // characters ends at the nearer (a search per run would rescan to the string's end).
+    let quote = -1;
+    let backslash = -1;
+    for (let k = 0; k < n; k++) {
       const c = text[k];
       if (this.#inString) {
         if (this.#escape !== '') this.#readEscape(c);
-        else if (c === '\\') this.#escape = '\\';
-        else if (c === '"') this.#endString();
+        else if (c === '\\') {
+          const next = text[k + 1];
+          // The common escape, whole in this text: decoded at once.
+          if (next !== undefined && next !== 'u' && ESCAPES[next] !== undefined) {
+            this.#stringText(ESCAPES[next]);
+            k++;
+          } else this.#escape = '\\';
+        } else if (c === '"') this.#endString();
         else {
-          // A run of plain characters at once.
-          PLAIN_END.lastIndex = k + 1;
-          const end = PLAIN_END.test(text) ? PLAIN_END.lastIndex - 1 : text.length;
+          if (quote < k) quote = nextOrEnd(text, '"', k);
+          if (backslash < k) backslash = nextOrEnd(text, '\\', k);
+          const end = quote < backslash ? quote : backslash;
           this.#stringText(text.slice(k, end));
           k = end - 1;
         }
