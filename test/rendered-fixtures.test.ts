@@ -70,7 +70,18 @@ describe('fixtures rendered from real chat templates', () => {
         const whole = parse(r.text, options);
         fc.assert(
           fc.property(cutsArbitrary, (cuts) => {
-            expect(feedChunks(splitAt(r.text, cuts), options).result).toEqual(whole);
+            const { result, events } = feedChunks(splitAt(r.text, cuts), options);
+            expect(result).toEqual(whole);
+            // Every call told to start ends, as a call or an error (a preview's too).
+            const started = events.flatMap((e) => (e.type === 'tool-start' ? [e.id] : []));
+            const settled = events.flatMap((e) =>
+              e.type === 'tool-end'
+                ? [e.call.id]
+                : e.type === 'error' && e.callId
+                  ? [e.callId]
+                  : [],
+            );
+            expect(settled.sort()).toEqual(started.sort());
           }),
           { numRuns: 300 },
         );

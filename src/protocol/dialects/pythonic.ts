@@ -144,7 +144,7 @@ const NAME_CHAR = /[\w.-]/;
  * is previewed as JSON.
  */
 export class PythonCallsPreview implements BodyPreview {
-  readonly calls: PreviewedCall[] = [];
+  readonly #calls: PreviewedCall[] = [];
   #at = At.Between;
   #word = '';
   #key = '';
@@ -160,6 +160,11 @@ export class PythonCallsPreview implements BodyPreview {
   #stopped = false;
 
   constructor(private readonly sink: BlockSink) {}
+
+  /** The calls started: a JSON list's, once the body showed it is one. */
+  get calls(): readonly PreviewedCall[] {
+    return this.#json?.calls ?? this.#calls;
+  }
 
   write(text: string): void {
     if (this.#json !== null) {
@@ -183,12 +188,12 @@ export class PythonCallsPreview implements BodyPreview {
         }
         continue;
       }
-      if (this.calls.length === 0 && this.#at === At.Between && c === '{') {
+      if (this.#calls.length === 0 && this.#at === At.Between && c === '{') {
         this.#json = new JsonPreview(this.sink);
         this.#json.write(this.#seen + text.slice(k));
         return;
       }
-      if (this.calls.length === 0 && this.#at === At.Between) this.#seen += c;
+      if (this.#calls.length === 0 && this.#at === At.Between) this.#seen += c;
       this.#step(c);
     }
   }
@@ -218,7 +223,7 @@ export class PythonCallsPreview implements BodyPreview {
           this.#stopped = true;
           return;
         }
-        this.calls.push({ id: this.sink.start(), name: this.#word });
+        this.#calls.push({ id: this.sink.start(), name: this.#word });
         this.sink.name(this.#current.id, this.#word);
         this.#word = '';
         this.#at = At.Key;
@@ -281,7 +286,7 @@ export class PythonCallsPreview implements BodyPreview {
   }
 
   get #current(): PreviewedCall {
-    return this.calls[this.calls.length - 1];
+    return this.#calls[this.#calls.length - 1];
   }
 
   /** Text of the string argument being read. */
