@@ -197,10 +197,39 @@ export function createJsonBodyStream(
     status = BlockStatus.Failed;
   }
 
-  function finish(block: string): void {
+  /** The preview has seen none of the block yet (its start and close came in one run). */
+  let unpreviewed = true;
+
+  function write(text: string): void {
+    if (text === '' || preview === null) return;
+    unpreviewed = false;
+    preview.write(text);
+  }
+
+  /**
+   * Ends the block. `body` is given when the preview has seen none of it: a block read in
+   * one run is not previewed (that was a fifth of a whole Hermes reply's time); its calls
+   * are told from the parse, each string argument in one delta, or, when it fails, the
+   * preview reads it first, so the failure says what it would have said streamed.
+   */
+  function finish(block: string, body: string | null): void {
     const result = readJsonBody(form, block, limits);
     if (!result.ok) {
+      if (body !== null) write(body);
       fail(result.code, result.message, blockStart + result.position);
+      return;
+    }
+    if (body !== null && preview !== null) {
+      for (const [k, call] of result.calls.entries()) {
+        const id = sink.start();
+        sink.name(id, call.toolName);
+        for (const [key, value] of Object.entries(call.arguments))
+          if (typeof value === 'string' && value !== '') sink.delta(id, key, 0, value);
+        for (const w of result.warnings ?? [])
+          if (w.call === k) sink.warn(w.code, w.message, blockStart + w.position, id);
+        sink.end(id, call.toolName, call.arguments, result.format, blockStart + call.end);
+      }
+      status = BlockStatus.Done;
       return;
     }
     const seen = preview?.calls ?? [];
@@ -229,13 +258,14 @@ export function createJsonBodyStream(
       }
       const close = findClose(s, scanFrom);
       if (close !== -1) {
-        preview?.write(s.slice(from, close));
+        const body = s.slice(from, close);
+        if (!unpreviewed) write(body);
         pushPiece(pieces, s.slice(from, close + CLOSE.length));
-        finish(joinPieces(pieces));
+        finish(joinPieces(pieces), unpreviewed ? body : null);
         return close + CLOSE.length;
       }
       if (final) {
-        preview?.write(s.slice(from));
+        write(s.slice(from));
         fail(
           'incomplete-tool-call',
           `the ${OPEN} block was not closed with ${CLOSE} before the input ended`,
@@ -245,7 +275,7 @@ export function createJsonBodyStream(
       }
       // Keep a partial closing tag at the end for the next chunk (and scan it again then).
       const keep = quote !== '' ? s.length : partialSuffixStart(s, from, CLOSE);
-      preview?.write(s.slice(from, keep));
+      write(s.slice(from, keep));
       pushPiece(pieces, s.slice(from, keep));
       return keep;
     },
@@ -253,7 +283,7 @@ export function createJsonBodyStream(
       // Inside a string, a chunk without its quote or a backslash changes no state.
       if (quote === '' || escaped || status !== BlockStatus.Open) return false;
       if (chunk.includes(quote) || chunk.includes('\\')) return false;
-      preview?.write(chunk);
+      write(chunk);
       pushPiece(pieces, chunk);
       return true;
     },
