@@ -75,6 +75,19 @@ export function jsonDepthExceeds(json: string, max: number): number {
   return -1;
 }
 
+/** Whether a parsed JSON value nests deeper than `max` arrays and objects. */
+function valueDepthExceeds(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (valueDepthExceeds(item, max - 1)) return true;
+    return false;
+  }
+  for (const key in value)
+    if (valueDepthExceeds((value as Record<string, unknown>)[key], max - 1)) return true;
+  return false;
+}
+
 /** Whether `json` ends inside a double-quoted string (one pass, quote to quote). */
 function endsInString(json: string): boolean {
   for (let i = 0; ; ) {
@@ -120,18 +133,27 @@ export type ModelJson =
 
 /** `JSON.parse` for JSON a model wrote: nesting bounded, the failure's position kept. */
 export function parseModelJson(json: string, maxDepth: number): ModelJson {
-  const deep = jsonDepthExceeds(json, maxDepth);
-  if (deep !== -1) {
-    return {
-      ok: false,
-      code: 'max-depth-exceeded',
-      message: `the JSON nests deeper than ${maxDepth} levels`,
-      position: deep,
-    };
-  }
+  const tooDeep = (): ModelJson | null => {
+    const deep = jsonDepthExceeds(json, maxDepth);
+    return deep === -1
+      ? null
+      : {
+          ok: false,
+          code: 'max-depth-exceeded',
+          message: `the JSON nests deeper than ${maxDepth} levels`,
+          position: deep,
+        };
+  };
   try {
-    return { ok: true, value: JSON.parse(json) };
+    // JSON.parse reads any depth without recursing; the depth is checked on its value (a walk
+    // over containers, not a second pass over every character), and the text is scanned for
+    // where only when it is too deep.
+    const value: unknown = JSON.parse(json);
+    return valueDepthExceeds(value, maxDepth) ? (tooDeep() as ModelJson) : { ok: true, value };
   } catch (error) {
+    // jsonrepair recurses: its input's depth is bounded first.
+    const deep = tooDeep();
+    if (deep !== null) return deep;
     const message = error instanceof Error ? error.message : String(error);
     const at = /position (\d+)/.exec(message);
     const position = at ? Number(at[1]) : json.length;
