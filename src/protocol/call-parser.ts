@@ -5,7 +5,14 @@ import {
   FrameKind,
 } from './arguments-tree.js';
 import { CDATA_OPEN, unwrapCdata } from './cdata.js';
-import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWhitespace } from './chars.js';
+import {
+  Char,
+  isHighSurrogate,
+  isLineEnd,
+  isNameStart,
+  isSpaceOrTab,
+  isWhitespace,
+} from './chars.js';
 import { decodeEntities, LITERAL, NEED_MORE, readEntity } from './entities.js';
 import type {
   ArgumentPath,
@@ -48,6 +55,20 @@ function closeTarget(t: ArgumentsTree, name: string): number {
   if (depth > 0) return depth;
   if (name === 'arguments') return 0;
   return name === 'tool' ? CLOSES_TOOL : NOT_OPEN;
+}
+
+/**
+ * Whether every `<` in `chunk` is text whatever follows the chunk: the character after it,
+ * in the chunk, can begin no tag, CDATA or closing tag (`a < b`, `i<=n`, `x<3`). Code in a
+ * value is full of them; each sent the chunk through the full state machine.
+ */
+function literalAngles(chunk: string): boolean {
+  for (let k = chunk.indexOf('<'); k !== -1; k = chunk.indexOf('<', k + 1)) {
+    if (k + 1 >= chunk.length) return false;
+    const next = chunk.charCodeAt(k + 1);
+    if (isNameStart(next) || next === Char.Slash || next === Char.Bang) return false;
+  }
+  return true;
 }
 
 /** How far past a candidate closing tag the parser looks for what confirms it. */
@@ -591,7 +612,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
         return false;
     } else if (state !== State.Arguments || tree.top.kind !== FrameKind.String) {
       return false;
-    } else if (chunk.indexOf('<') !== -1 || chunk.indexOf('&') !== -1) {
+    } else if (chunk.indexOf('&') !== -1 || !literalAngles(chunk)) {
       return false;
     }
     tree.text(chunk);

@@ -158,8 +158,7 @@ export function plainOpenAIMessages(
   for (const m of value.messages) {
     if (!isJsonObject(m) || typeof m.role !== 'string' || typeof m.content !== 'string')
       return null;
-    if (m.role === 'assistant' && (m.tool_calls !== undefined || m.reasoning_content))
-      return null;
+    if (m.role === 'assistant' && (m.tool_calls !== undefined || m.reasoning_content)) return null;
     const text =
       m.role === 'tool' && m.content.startsWith(ERROR_PREFIX)
         ? m.content.slice(ERROR_PREFIX.length)
