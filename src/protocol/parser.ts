@@ -59,6 +59,7 @@ export function createParser(options: ParserOptions): Parser {
   const readers = blockReaders(dialect, options.toolNames ?? []);
   const openings = new Openings(readers);
   const anywhere = openings.anywhere;
+  const anywhereFirst = openings.anywhereFirst;
   /** A line starting with this character is prose the state machine would pass through. */
   const plainLineStart = (c: number) => isPlainLineStart(c) && !openings.startsWith(c);
   const limits = {
@@ -602,7 +603,7 @@ export function createParser(options: ParserOptions): Parser {
   function fastPath(chunk: string): boolean {
     if (state === Top.MidLine || state === Top.LineStart) {
       // A special-token block can open anywhere: a chunk with a `<` takes the full path.
-      if (!fence.open && openings.anywhereFirst.some((c) => chunk.indexOf(c) !== -1)) return false;
+      if (anywhereFirst.length > 0 && !fence.open && holdsAny(chunk, anywhereFirst)) return false;
       const lineStart = proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (prefilledStart.undecided) {
@@ -610,7 +611,9 @@ export function createParser(options: ParserOptions): Parser {
         if (chunk.indexOf('<') !== -1) return false;
         prefilledStart.keep(chunk);
       }
-      emit({ type: 'text', text: chunk });
+      // Straight out unless the start is held (emit's one test, made here once).
+      if (prefilledStart.undecided) emit({ type: 'text', text: chunk });
+      else onEvent({ type: 'text', text: chunk });
       state = lineStart ? Top.LineStart : Top.MidLine;
       if (prefilledStart.undecided && offset + buf.length + chunk.length > maxHold)
         decideNotPrefilled();
@@ -699,6 +702,12 @@ export function createParser(options: ParserOptions): Parser {
 }
 
 /** A line that starts with this character cannot begin a construct or a blank line. */
+/** Whether `chunk` holds any of `firsts` (single characters). */
+function holdsAny(chunk: string, firsts: readonly string[]): boolean {
+  for (const c of firsts) if (chunk.indexOf(c) !== -1) return true;
+  return false;
+}
+
 function isPlainLineStart(c: number): boolean {
   return !(
     isSpaceOrTab(c) ||
