@@ -137,7 +137,9 @@ export function createParser(options: ParserOptions): Parser {
   }
 
   function emit(event: ParserEvent): void {
-    prefilledStart.emit(event);
+    // Held while the start may still be pre-filled thinking; else straight out.
+    if (prefilledStart.undecided) prefilledStart.emit(event);
+    else onEvent(event);
   }
 
   function flushText(end: number): void {
@@ -611,9 +613,7 @@ export function createParser(options: ParserOptions): Parser {
         if (chunk.indexOf('<') !== -1) return false;
         prefilledStart.keep(chunk);
       }
-      // Straight out unless the start is held (emit's one test, made here once).
-      if (prefilledStart.undecided) emit({ type: 'text', text: chunk });
-      else onEvent({ type: 'text', text: chunk });
+      emit({ type: 'text', text: chunk });
       state = lineStart ? Top.LineStart : Top.MidLine;
       if (prefilledStart.undecided && offset + buf.length + chunk.length > maxHold)
         decideNotPrefilled();
