@@ -152,8 +152,10 @@ export const CASES: ThroughputCase[] = [
   onBlocks('sax (strict)', 4, peers.saxStrict),
   onBlocks('saxes', 0, peers.saxes),
   onBlocks('saxes', 4, peers.saxes),
+  onBlocks('saxes', 64, peers.saxes),
   onCorpus('htmlparser2 (xmlMode)', 0, peers.htmlparser2),
   onCorpus('htmlparser2 (xmlMode)', 4, peers.htmlparser2),
+  onCorpus('htmlparser2 (xmlMode)', 64, peers.htmlparser2),
   {
     name: 'fast-xml-parser per block',
     input: 'tool blocks only',
