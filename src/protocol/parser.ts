@@ -102,6 +102,7 @@ export function createParser(options: ParserOptions): Parser {
   const prefilledStart = new PrefilledStart(onEvent);
   let started = false;
 
+  /** Bumped whenever `buf` changes: the openings' searches are remembered per version. */
   let bufVersion = 0;
   /**
    * The pre-filled `</think>` search, in absolute offsets (the buffer only grows at its end,
