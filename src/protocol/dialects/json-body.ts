@@ -283,7 +283,10 @@ export function createJsonBodyStream(
       // Inside a string, a chunk without its quote or a backslash changes no state.
       if (quote === '' || escaped || status !== BlockStatus.Open) return false;
       if (chunk.includes(quote) || chunk.includes('\\')) return false;
-      write(chunk);
+      if (preview?.writeInString !== undefined) {
+        unpreviewed = false;
+        preview.writeInString(chunk);
+      } else write(chunk);
       pushPiece(pieces, chunk);
       return true;
     },

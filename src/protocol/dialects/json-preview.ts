@@ -43,6 +43,12 @@ export interface BodyPreview {
   /** The calls started so far, in order. */
   readonly calls: readonly PreviewedCall[];
   write(text: string): void;
+  /**
+   * `text` lies inside the JSON string being read and holds no quote or backslash (the
+   * gathered stream knows): told as that string's text without reading it character by
+   * character. Optional: without it, `write`.
+   */
+  writeInString?(text: string): void;
 }
 
 /** The longest head a named preview waits through for its name. */
@@ -129,6 +135,14 @@ export class JsonPreview implements BodyPreview {
     if (this.#stopped) return;
     this.#read(text);
     this.#flushDelta();
+  }
+
+  writeInString(text: string): void {
+    if (!this.#inString || this.#escape !== '') this.write(text);
+    else if (!this.#stopped && this.#role !== Role.Other) {
+      this.#stringText(text);
+      this.#flushDelta();
+    }
   }
 
   /** Decoded argument text read but not yet told: one delta per write and string. */
