@@ -1,7 +1,10 @@
+import { partialSuffixStart, startsWithAt } from '../tag.js';
 import type { BlockSink } from './block.js';
 import type { BodyPreview, PreviewedCall } from './json-preview.js';
 
 const QUOTE = '<|"|>';
+/** `call:NAME` before the arguments' `{`. */
+const CALL_HEAD = /^\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/;
 /** A bare key before its `:`. */
 const TOP_KEY = /[A-Za-z_][\w.-]*(?=\s*:)/y;
 
@@ -12,7 +15,7 @@ const TOP_KEY = /[A-Za-z_][\w.-]*(?=\s*:)/y;
  * are bare names, everything else is JSON. One pass.
  */
 export function gemmaCallToJson(body: string): string | null {
-  const head = /^\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/.exec(body);
+  const head = CALL_HEAD.exec(body);
   if (head === null) return null;
   const text = body.slice(head[0].length).trimEnd();
   let out = '';
@@ -60,7 +63,7 @@ export class GemmaCallPreview implements BodyPreview {
     let s = this.#held + text;
     this.#held = '';
     if (this.calls.length === 0) {
-      const head = /^\s*call:([A-Za-z_][\w.-]*)\s*\{/.exec(s);
+      const head = CALL_HEAD.exec(s);
       if (head === null) {
         if (s.length > 300 || !/^\s*(c(a(l(l(:[\w.-]*\s*)?)?)?)?)?$/.test(s)) this.#stopped = true;
         else this.#held = s;
@@ -69,7 +72,7 @@ export class GemmaCallPreview implements BodyPreview {
       this.calls.push({ id: this.sink.start(), name: head[1] });
       this.sink.name(this.calls[0].id, head[1]);
       this.#depth = 1;
-      s = s.slice(head[0].length);
+      s = s.slice(head[0].length + 1);
     }
     const id = this.calls[0].id;
     let i = 0;
@@ -77,7 +80,7 @@ export class GemmaCallPreview implements BodyPreview {
       if (this.#inString) {
         const end = s.indexOf(QUOTE, i);
         // Hold back what may be the start of the closing token.
-        const upTo = end !== -1 ? end : partialTokenStart(s, i);
+        const upTo = end !== -1 ? end : partialSuffixStart(s, i, QUOTE);
         if (this.#depth === 1 && upTo > i) this.sink.delta(id, this.#key, 0, s.slice(i, upTo));
         if (end === -1) {
           this.#held = s.slice(upTo);
@@ -87,12 +90,13 @@ export class GemmaCallPreview implements BodyPreview {
         i = end + QUOTE.length;
         continue;
       }
-      if (s.startsWith(QUOTE, i)) {
+      const quote = startsWithAt(s, i, QUOTE);
+      if (quote === true) {
         this.#inString = true;
         i += QUOTE.length;
         continue;
       }
-      if (s[i] === '<' && QUOTE.startsWith(s.slice(i))) {
+      if (quote === null) {
         this.#held = s.slice(i);
         return;
       }
@@ -114,11 +118,4 @@ export class GemmaCallPreview implements BodyPreview {
       i++;
     }
   }
-}
-
-/** Where a suffix of `s` (from `from`) that may begin `<|"|>` starts; `s.length` if none. */
-function partialTokenStart(s: string, from: number): number {
-  for (let k = Math.max(from, s.length - QUOTE.length + 1); k < s.length; k++)
-    if (QUOTE.startsWith(s.slice(k))) return k;
-  return s.length;
 }

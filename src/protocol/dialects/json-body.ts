@@ -200,10 +200,12 @@ export function createJsonBodyStream(
   /** The preview has seen none of the block yet (its start and close came in one run). */
   let unpreviewed = true;
 
-  function write(text: string): void {
+  /** To the preview; `inString`: the text lies inside a string and holds no quote or escape. */
+  function write(text: string, inString = false): void {
     if (text === '' || preview === null) return;
     unpreviewed = false;
-    preview.write(text);
+    if (inString && preview.writeInString !== undefined) preview.writeInString(text);
+    else preview.write(text);
   }
 
   /**
@@ -283,10 +285,7 @@ export function createJsonBodyStream(
       // Inside a string, a chunk without its quote or a backslash changes no state.
       if (quote === '' || escaped || status !== BlockStatus.Open) return false;
       if (chunk.includes(quote) || chunk.includes('\\')) return false;
-      if (preview?.writeInString !== undefined) {
-        unpreviewed = false;
-        preview.writeInString(chunk);
-      } else write(chunk);
+      write(chunk, true);
       pushPiece(pieces, chunk);
       return true;
     },
@@ -457,17 +456,10 @@ export const functionJsonHead = confirmedBy(
   /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
 );
 /** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */
-const recipientHead = (s: string, after: number, final: boolean): boolean | null => {
-  const head = /([A-Za-z_][\w.-]*)[ \t]*\r?\n/y;
-  head.lastIndex = after;
-  const match = head.exec(s);
-  if (match !== null) return match[1] !== 'all';
-  return !final &&
-    s.length - after < MAX_HEAD_LOOK &&
-    /^(?:[A-Za-z_][\w.-]*[ \t]*\r?)?$/.test(s.slice(after))
-    ? null
-    : false;
-};
+const recipientHead = confirmedBy(
+  /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y,
+  /^(?:[A-Za-z_][\w.-]*[ \t]*\r?)?$/,
+);
 
 /**
  * MeetKai functionary's forms, as its templates write them: v3.1's `<function=name>{json}
