@@ -17,7 +17,7 @@ import {
   type ToolArguments,
   toolPromptFor,
 } from './support/all.js';
-import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { cutsArbitrary, expectCallsSettle, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
 import { DIALECT_TOKENS } from './support/documents.js';
 import { doublingRatio } from './support/hostile-shapes.js';
@@ -66,18 +66,6 @@ function expectDeltasMatchCalls(events: readonly ParserEvent[]): void {
         });
     }
   }
-}
-
-/** Each call told to start is told once more, as its end or as an error, and in that order. */
-function expectCallsSettle(events: readonly ParserEvent[]): void {
-  const open = new Set<string>();
-  for (const e of events) {
-    if (e.type === 'tool-start') open.add(e.id);
-    if (e.type === 'tool-name' || e.type === 'argument-delta') expect(open.has(e.id)).toBe(true);
-    if (e.type === 'tool-end') expect(open.delete(e.call.id)).toBe(true);
-    if (e.type === 'error' && e.callId !== undefined) expect(open.delete(e.callId)).toBe(true);
-  }
-  expect([...open]).toEqual([]);
 }
 
 // Cline's and Qwen's readers drop one newline at a value's ends: the file has none there.

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderAll, TOOLS } from '../bench/render-templates.js';
 import { coerceArguments, type JsonSchema, type ParseOptions, parse } from './support/all.js';
-import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { cutsArbitrary, expectCallsSettle, feedChunks, splitAt } from './support/chunk.js';
 
 const RENDERED = new URL('../fixtures/rendered/', import.meta.url);
 const renderings = renderAll();
@@ -73,15 +73,7 @@ describe('fixtures rendered from real chat templates', () => {
             const { result, events } = feedChunks(splitAt(r.text, cuts), options);
             expect(result).toEqual(whole);
             // Every call told to start ends, as a call or an error (a preview's too).
-            const started = events.flatMap((e) => (e.type === 'tool-start' ? [e.id] : []));
-            const settled = events.flatMap((e) =>
-              e.type === 'tool-end'
-                ? [e.call.id]
-                : e.type === 'error' && e.callId
-                  ? [e.callId]
-                  : [],
-            );
-            expect(settled.sort()).toEqual(started.sort());
+            expectCallsSettle(events);
           }),
           { numRuns: 300 },
         );

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import {
   createFold,
   createParser,
@@ -41,4 +42,16 @@ export function feedChunks(
   for (const chunk of chunks) parser.feed(chunk);
   parser.end();
   return { result: fold.result(), events };
+}
+
+/** Each call told to start is told once more, as its end or as an error, and in that order. */
+export function expectCallsSettle(events: readonly ParserEvent[]): void {
+  const open = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'tool-start') open.add(e.id);
+    if (e.type === 'tool-name' || e.type === 'argument-delta') expect(open.has(e.id)).toBe(true);
+    if (e.type === 'tool-end') expect(open.delete(e.call.id)).toBe(true);
+    if (e.type === 'error' && e.callId !== undefined) expect(open.delete(e.callId)).toBe(true);
+  }
+  expect([...open]).toEqual([]);
 }
