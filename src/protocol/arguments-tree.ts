@@ -192,6 +192,15 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       pushPiece(f.pieces, s);
       onDelta(pathOf(stack.length - 1), s);
     },
+    /**
+     * Appends `s` to the innermost element, which the caller knows is a string, and returns
+     * its path: the streaming fast path reports the delta itself, one event per chunk.
+     */
+    appendString(s: string): ArgumentPath {
+      const at = stack.length - 1;
+      pushPiece(stack[at].pieces, s);
+      return pathOf(at);
+    },
     /** Closes the innermost element and stores its value in its parent. */
     close(): void {
       if (stack.length < 2) throw new Error('arguments tree: close without open');

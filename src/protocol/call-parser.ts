@@ -109,7 +109,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   let failure: CallFailure | null = null;
 
   let fieldName = '';
-  let fieldPieces: string[] = [];
+  /** The name field's text so far: short, so joined as it comes. */
+  let fieldText = '';
   const jsonBody = new JsonFormBody();
   let jsonArguments: ToolArguments | null = null;
   let jsonEndOffset = 0;
@@ -136,7 +137,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     sawChild = false;
     strayWarned = false;
     failure = null;
-    fieldPieces = [];
+    fieldText = '';
     jsonArguments = null;
     deltaPath = null;
     deltaText = '';
@@ -222,8 +223,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   }
 
   function finishNameField(): void {
-    const raw = fieldPieces.join('');
-    fieldPieces = [];
+    const raw = fieldText;
+    fieldText = '';
     const unwrapped = raw.indexOf('<') === -1 ? raw : unwrapCdata(raw);
     const value = decodeEntities(unwrapped).trim();
     const previous = fieldName === 'tool_name' ? toolName : serverName;
@@ -509,7 +510,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     while (i < n) {
       const lt = buf.indexOf('<', i);
       const end = lt === -1 ? n : lt;
-      if (end > i) fieldPieces.push(buf.slice(i, end));
+      if (end > i) fieldText += buf.slice(i, end);
       i = end;
       if (i >= n) return i;
       readTag(buf, i, final, tag);
@@ -519,7 +520,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
         state = State.ToolLevel;
         return i + tag.length;
       }
-      fieldPieces.push('<');
+      fieldText += '<';
       i++;
     }
     return i;
@@ -610,13 +611,13 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       // A `]]>` can only span chunks through a trailing `]`, which the full path holds back.
       if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1)
         return false;
-    } else if (state !== State.Arguments || tree.top.kind !== FrameKind.String) {
-      return false;
-    } else if (chunk.indexOf('&') !== -1 || !literalAngles(chunk)) {
+    } else if (state !== State.Arguments || chunk.indexOf('&') !== -1 || !literalAngles(chunk)) {
       return false;
     }
-    tree.text(chunk);
-    flushDelta();
+    // CDATA in an object is stray text, which the full path warns about.
+    if (tree.top.kind !== FrameKind.String) return false;
+    // No delta is pending here (every run flushes its own): the chunk is the event.
+    emit({ type: 'argument-delta', id, path: tree.appendString(chunk), text: chunk });
     return true;
   }
 
@@ -632,10 +633,11 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     /** Consumes `buf` from `pos` (absolute offset of `buf[0]` is `offset`); returns the new position. */
     run(buf: string, pos: number, offset: number, final: boolean): number {
       let i = pos;
+      // One shape read per step: the shape after a step is the shape before the next.
+      let beforeShape = shape();
       while (status === CallStatus.Open) {
         const before = i;
         const beforeState = state;
-        const beforeShape = shape();
         switch (state) {
           case State.ToolLevel:
             i = runToolLevel(buf, i, offset, final);
@@ -662,7 +664,9 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
             break;
         }
         // Nothing consumed and nothing changed: the rest waits for more input.
-        if (i === before && state === beforeState && shape() === beforeShape) break;
+        const afterShape = shape();
+        if (i === before && state === beforeState && afterShape === beforeShape) break;
+        beforeShape = afterShape;
       }
       flushDelta();
       return i;
