@@ -249,22 +249,27 @@ export function createJsonBodyStream(
 
   return {
     run(s, from, offset, final) {
-      let scanFrom = from;
-      if (blockStart === -1) {
+      const opens = blockStart === -1;
+      if (opens) {
         blockStart = offset + from;
         if (!form.openIsBody) {
-          scanFrom = from + OPEN.length;
           pushPiece(pieces, OPEN);
-          from = scanFrom;
+          from += OPEN.length;
         }
       }
-      const close = findClose(s, scanFrom);
+      const close = findClose(s, from);
       if (close !== -1) {
         const body = s.slice(from, close);
         if (!unpreviewed) write(body);
-        pushPiece(pieces, s.slice(from, close + CLOSE.length));
-        finish(joinPieces(pieces), unpreviewed ? body : null);
-        return close + CLOSE.length;
+        const end = close + CLOSE.length;
+        // A block opened and closed in one run is a slice of the input: gathered in pieces
+        // (the opening, then the rest) it was copied whole when the pieces were joined.
+        if (opens) finish(s.slice(blockStart - offset, end), unpreviewed ? body : null);
+        else {
+          pushPiece(pieces, s.slice(from, end));
+          finish(joinPieces(pieces), unpreviewed ? body : null);
+        }
+        return end;
       }
       if (final) {
         write(s.slice(from));
