@@ -60,8 +60,19 @@ export function createParser(options: ParserOptions): Parser {
   const openings = new Openings(readers);
   const anywhere = openings.anywhere;
   const anywhereFirst = openings.anywhereFirst;
-  /** A line starting with this character is prose the state machine would pass through. */
-  const plainLineStart = (c: number) => isPlainLineStart(c) && !openings.startsWith(c);
+  /**
+   * What the line that starts at `s[i]` is to the line-start step: after any blanks, a
+   * character that begins nothing (prose), or the newline of a blank line, both of which it
+   * passes through as text; else it needs the step.
+   */
+  function lineAt(s: string, i: number): Line {
+    const n = s.length;
+    while (i < n && isSpaceOrTab(s.charCodeAt(i))) i++;
+    if (i >= n) return Line.Undecided;
+    const c = s.charCodeAt(i);
+    if (c === Char.Newline) return Line.Blank;
+    return isPlainLineStart(c) && !openings.startsWith(c) ? Line.Prose : Line.Construct;
+  }
   const limits = {
     maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth,
     schemas: options.schemas,
@@ -468,9 +479,11 @@ export function createParser(options: ParserOptions): Parser {
   function skipProse(newline: number, final: boolean): boolean {
     const n = buf.length;
     let nl = newline;
-    while (nl + 1 < n && plainLineStart(buf.charCodeAt(nl + 1))) {
-      // A plain line in a fence is no call's line: the fence holds no calls.
-      if (fence.open) fence.callable = false;
+    while (nl + 1 < n) {
+      const line = lineAt(buf, nl + 1);
+      if (line === Line.Construct || line === Line.Undecided) break;
+      // A line of prose in a fence is no call's line: the fence holds no calls.
+      if (line === Line.Prose && fence.open) fence.callable = false;
       const next = buf.indexOf('\n', nl + 1);
       if (next === -1) {
         let end = n;
@@ -639,22 +652,25 @@ export function createParser(options: ParserOptions): Parser {
 
   /**
    * Whether every line start in `chunk` (after each newline, and its first character when
-   * `atLineStart`) begins plain prose, which the full path would only pass through: then the
-   * chunk is text as it is. Returns whether the chunk ends at a line start, or null when some
-   * line start needs the state machine (a possible tag, bracket, fence, indent or blank line,
-   * or any line start in a fence that may still hold calls).
+   * `atLineStart`) begins prose or a blank line, which the full path would only pass through:
+   * then the chunk is text as it is. Returns whether the chunk ends at a line start (or in
+   * its blanks), or null when some line start needs the state machine (a possible tag,
+   * bracket, fence or `\r`, or any line start in a fence that may still hold calls).
    */
   function proseLineStarts(chunk: string, atLineStart: boolean): boolean | null {
-    let k = chunk.indexOf('\n');
-    if (k === -1 && !atLineStart) return false;
+    let newline = chunk.indexOf('\n');
+    if (newline === -1 && !atLineStart) return false;
     if (fence.open && fence.callable) return null;
-    if (atLineStart && !plainLineStart(chunk.charCodeAt(0))) return null;
-    while (k !== -1) {
-      if (k === chunk.length - 1) return true;
-      if (!plainLineStart(chunk.charCodeAt(k + 1))) return null;
-      k = chunk.indexOf('\n', k + 1);
+    let start = atLineStart ? 0 : newline + 1;
+    for (;;) {
+      if (start === chunk.length) return true;
+      const line = lineAt(chunk, start);
+      if (line === Line.Undecided) return true;
+      if (line === Line.Construct) return null;
+      newline = chunk.indexOf('\n', start);
+      if (newline === -1) return false;
+      start = newline + 1;
     }
-    return false;
   }
 
   function take(chunk: string): void {
@@ -706,13 +722,23 @@ export function createParser(options: ParserOptions): Parser {
   };
 }
 
-/** A line that starts with this character cannot begin a construct or a blank line. */
+/** What a line is to the line-start step (see `lineAt`). */
+enum Line {
+  Prose = 0,
+  Blank = 1,
+  /** It may begin a construct: the step decides. */
+  Construct = 2,
+  /** The input ends in its leading blanks. */
+  Undecided = 3,
+}
+
 /** Whether `chunk` holds any of `firsts` (single characters). */
 function holdsAny(chunk: string, firsts: readonly string[]): boolean {
   for (const c of firsts) if (chunk.indexOf(c) !== -1) return true;
   return false;
 }
 
+/** A line that starts with this character cannot begin a construct or a blank line. */
 function isPlainLineStart(c: number): boolean {
   return !(
     isSpaceOrTab(c) ||
