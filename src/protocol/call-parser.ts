@@ -23,6 +23,7 @@ import type {
   ToolArguments,
 } from './events.js';
 import { readJsonCall } from './json-call.js';
+import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { readTag, startsWithAt, type Tag, TagKind } from './tag.js';
 
@@ -109,8 +110,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   let failure: CallFailure | null = null;
 
   let fieldName = '';
-  /** The name field's text so far: short, so joined as it comes. */
-  let fieldText = '';
+  /** The name field's text so far, gathered as a value is (a hostile one can be megabytes). */
+  let fieldText = createPieces();
   const jsonBody = new JsonFormBody();
   let jsonArguments: ToolArguments | null = null;
   let jsonEndOffset = 0;
@@ -137,7 +138,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     sawChild = false;
     strayWarned = false;
     failure = null;
-    fieldText = '';
+    fieldText = createPieces();
     jsonArguments = null;
     deltaPath = null;
     deltaText = '';
@@ -223,8 +224,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   }
 
   function finishNameField(): void {
-    const raw = fieldText;
-    fieldText = '';
+    const raw = joinPieces(fieldText);
+    fieldText = createPieces();
     const unwrapped = raw.indexOf('<') === -1 ? raw : unwrapCdata(raw);
     const value = decodeEntities(unwrapped).trim();
     const previous = fieldName === 'tool_name' ? toolName : serverName;
@@ -510,7 +511,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     while (i < n) {
       const lt = buf.indexOf('<', i);
       const end = lt === -1 ? n : lt;
-      if (end > i) fieldText += buf.slice(i, end);
+      if (end > i) pushPiece(fieldText, buf.slice(i, end));
       i = end;
       if (i >= n) return i;
       readTag(buf, i, final, tag);
@@ -520,7 +521,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
         state = State.ToolLevel;
         return i + tag.length;
       }
-      fieldText += '<';
+      pushPiece(fieldText, '<');
       i++;
     }
     return i;
