@@ -123,6 +123,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   let deltaText = '';
 
   const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+  /** The tag after a candidate closing tag, read to confirm it (`tag` still holds the close). */
+  const nextTag: Tag = { kind: TagKind.None, name: '', length: 0 };
   const decoded = { text: '' };
 
   /** Resets every field for the block that starts now (one parser per stream, not per call). */
@@ -269,7 +271,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     if (k >= limit) return 0;
     if (k >= n) return final ? 1 : -1;
     if (buf.charCodeAt(k) !== Char.Lt) return 0;
-    const next = readTag(buf, k, final, { kind: TagKind.None, name: '', length: 0 });
+    const next = readTag(buf, k, final, nextTag);
     if (next.kind === TagKind.NeedMore) return -1;
     if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return 1;
     if (next.kind !== TagKind.Close) return 0;
