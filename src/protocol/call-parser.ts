@@ -23,8 +23,8 @@ import type {
   ToolArguments,
 } from './events.js';
 import { readJsonCall } from './json-call.js';
-import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { JsonFormBody, JsonFormEnd } from './json-form.js';
+import { createPieces, joinPieces, pushPiece } from './pieces.js';
 import { readTag, startsWithAt, type Tag, TagKind } from './tag.js';
 
 export enum CallStatus {
