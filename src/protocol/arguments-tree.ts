@@ -33,8 +33,6 @@ export interface Frame {
   object: ToolArguments | null;
   /** Keys of `object` whose value is a list (repeated elements, or the schema says array). */
   lists: Set<string> | null;
-  /** How many children of each name have opened, for the indices of their paths. */
-  seen: Map<string, number> | null;
 }
 
 function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
@@ -43,6 +41,20 @@ function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
 }
 
 const ROOT_PATH: ArgumentPath = { names: [], indices: [] };
+
+/** Stack depth below which a closing tag's element is found by walking the stack. */
+const SHALLOW = 16;
+
+/**
+ * How many children called `name` opened in `parent` before: siblings open one after the
+ * other, so all of them are closed and stored, one value or (repeated, or an array by the
+ * schema) a list of them.
+ */
+function siblingsBefore(parent: Frame, name: string): number {
+  const target = parent.object as ToolArguments;
+  if (!Object.hasOwn(target, name)) return 0;
+  return parent.lists?.has(name) ? (target[name] as JsonValue[]).length : 1;
+}
 
 export function createObject(): ToolArguments {
   return Object.create(null) as ToolArguments;
@@ -58,9 +70,10 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
   root.path = ROOT_PATH;
   const stack: Frame[] = [root];
   /**
-   * Stack positions of the open elements of each name, ascending: finding the element a
-   * closing tag belongs to is a lookup, not a walk down the stack (which is quadratic when
-   * thousands of elements are open).
+   * Stack positions (from `SHALLOW` on) of the open elements of each name, ascending: finding
+   * the element a closing tag belongs to is a lookup, not a walk down the stack (which is
+   * quadratic when thousands of elements are open). The shallow part is walked: a map entry
+   * per element cost more than the walk in the arguments models write, a few levels deep.
    */
   const openByName = new Map<string, number[]>();
   /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
@@ -82,7 +95,6 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       pieces: createPieces(),
       object: null,
       lists: null,
-      seen: null,
     };
   }
 
@@ -133,33 +145,36 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
      * shallower than `below` (default: any open element), or -1.
      */
     depthOf(name: string, below = stack.length): number {
-      const positions = openByName.get(name);
-      if (positions === undefined) return -1;
-      // The last position under `below`: a binary search over the ascending positions.
-      let lo = 0;
-      let hi = positions.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (positions[mid] < below) lo = mid + 1;
-        else hi = mid;
+      const positions = below > SHALLOW ? openByName.get(name) : undefined;
+      if (positions !== undefined) {
+        // The last position under `below`: a binary search over the ascending positions.
+        let lo = 0;
+        let hi = positions.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (positions[mid] < below) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo > 0) return positions[lo - 1];
       }
-      return lo === 0 ? -1 : positions[lo - 1];
+      for (let k = Math.min(below, SHALLOW) - 1; k >= 1; k--) if (stack[k].name === name) return k;
+      return -1;
     },
     open(name: string): void {
       const parent = stack[stack.length - 1];
       if (parent.kind !== FrameKind.Object) toObject(parent);
-      if (parent.seen === null) parent.seen = new Map();
-      const index = parent.seen.get(name) ?? 0;
-      parent.seen.set(name, index + 1);
+      const index = siblingsBefore(parent, name);
       let schema = parent.schema?.properties?.[name];
       if (hasType(schema, 'array')) {
         if (parent.lists === null) parent.lists = new Set();
         parent.lists.add(name);
         schema = schema?.items;
       }
-      const positions = openByName.get(name);
-      if (positions === undefined) openByName.set(name, [stack.length]);
-      else positions.push(stack.length);
+      if (stack.length >= SHALLOW) {
+        const positions = openByName.get(name);
+        if (positions === undefined) openByName.set(name, [stack.length]);
+        else positions.push(stack.length);
+      }
       stack.push(
         frame(
           name,
@@ -213,7 +228,7 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
         if (value !== '') onDelta(pathOf(stack.length - 1), value);
       }
       stack.pop();
-      openByName.get(f.name)?.pop();
+      if (stack.length >= SHALLOW) openByName.get(f.name)?.pop();
       const parent = stack[stack.length - 1];
       const target = parent.object as ToolArguments;
       if (parent.lists?.has(f.name)) {
