@@ -125,6 +125,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
   const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
   /** The tag after a candidate closing tag, read to confirm it (`tag` still holds the close). */
   const nextTag: Tag = { kind: TagKind.None, name: '', length: 0 };
+  /** Absolute offset of `nextTag` when it was read whole, else -1: the next step reads it. */
+  let nextTagAt = -1;
   const decoded = { text: '' };
 
   /** Resets every field for the block that starts now (one parser per stream, not per call). */
@@ -141,6 +143,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     strayWarned = false;
     failure = null;
     fieldText = createPieces();
+    nextTagAt = -1;
     jsonArguments = null;
     deltaPath = null;
     deltaText = '';
@@ -254,6 +257,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     at: number,
     length: number,
     targetDepth: number,
+    offset: number,
     final: boolean,
   ): number {
     const t = tree as ArgumentsTree;
@@ -272,6 +276,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     if (k >= n) return final ? 1 : -1;
     if (buf.charCodeAt(k) !== Char.Lt) return 0;
     const next = readTag(buf, k, final, nextTag);
+    nextTagAt = next.kind === TagKind.NeedMore ? -1 : offset + k;
     if (next.kind === TagKind.NeedMore) return -1;
     if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return 1;
     if (next.kind !== TagKind.Close) return 0;
@@ -324,7 +329,7 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       if (tag.kind === TagKind.Close) {
         const target = closeTarget(t, tag.name);
         if (target !== NOT_OPEN) {
-          const decision = confirmClose(buf, i, tag.length, target, final);
+          const decision = confirmClose(buf, i, tag.length, target, offset, final);
           if (decision === -1) return i;
           if (decision === 1) {
             const at = offset + i;
@@ -387,7 +392,13 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
       state = State.Cdata;
       return i + CDATA_OPEN.length;
     }
-    readTag(buf, i, final, tag);
+    if (offset + i === nextTagAt) {
+      // Read already, to confirm the closing tag before it.
+      tag.kind = nextTag.kind;
+      tag.name = nextTag.name;
+      tag.length = nextTag.length;
+    } else readTag(buf, i, final, tag);
+    nextTagAt = -1;
     switch (tag.kind) {
       case TagKind.NeedMore:
         return i;
