@@ -249,26 +249,21 @@ export function createJsonBodyStream(
 
   return {
     run(s, from, offset, final) {
-      const opens = blockStart === -1;
-      if (opens) {
+      // The block's text in this run goes into the pieces in one slice, its opening included:
+      // a block read in one run is then the input's own slice, where the opening pushed apart
+      // made joining copy every block.
+      const runStart = from;
+      if (blockStart === -1) {
         blockStart = offset + from;
-        if (!form.openIsBody) {
-          pushPiece(pieces, OPEN);
-          from += OPEN.length;
-        }
+        if (!form.openIsBody) from += OPEN.length;
       }
       const close = findClose(s, from);
       if (close !== -1) {
         const body = s.slice(from, close);
         if (!unpreviewed) write(body);
         const end = close + CLOSE.length;
-        // A block opened and closed in one run is a slice of the input: gathered in pieces
-        // (the opening, then the rest) it was copied whole when the pieces were joined.
-        if (opens) finish(s.slice(blockStart - offset, end), unpreviewed ? body : null);
-        else {
-          pushPiece(pieces, s.slice(from, end));
-          finish(joinPieces(pieces), unpreviewed ? body : null);
-        }
+        pushPiece(pieces, s.slice(runStart, end));
+        finish(joinPieces(pieces), unpreviewed ? body : null);
         return end;
       }
       if (final) {
@@ -283,7 +278,7 @@ export function createJsonBodyStream(
       // Keep a partial closing tag at the end for the next chunk (and scan it again then).
       const keep = quote !== '' ? s.length : partialSuffixStart(s, from, CLOSE);
       write(s.slice(from, keep));
-      pushPiece(pieces, s.slice(from, keep));
+      pushPiece(pieces, s.slice(runStart, keep));
       return keep;
     },
     streamValue(chunk) {
