@@ -60,13 +60,16 @@ for (let round = 0; round < ROUNDS; round++)
   CASES.forEach((_, i) => {
     rounds[i].push(child<Measured>('throughput', String(i)));
   });
-const rows = CASES.map((c, i) => ({
-  ...c,
-  ...rounds[i][0],
-  mbps: median(rounds[i].map((m) => m.mbps)),
-  /** Slowest and fastest process, to show the spread. */
-  spread: [Math.min(...rounds[i].map((m) => m.mbps)), Math.max(...rounds[i].map((m) => m.mbps))],
-}));
+const rows = CASES.map((c, i) => {
+  const mbps = rounds[i].map((m) => m.mbps);
+  /** `spread`: the slowest and fastest process. */
+  return {
+    ...c,
+    ...rounds[i][0],
+    mbps: median(mbps),
+    spread: [Math.min(...mbps), Math.max(...mbps)],
+  };
+});
 const tagcall = (chunk: number) =>
   rows.find(
     (r) => r.name.startsWith('tagcall `feed`') && r.chunk === chunk,

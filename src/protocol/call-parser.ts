@@ -628,7 +628,8 @@ export function createCallParser(options: CallParserOptions, emit: (event: Parse
     } else if (state !== State.Arguments || chunk.indexOf('&') !== -1 || !literalAngles(chunk)) {
       return false;
     }
-    // CDATA in an object is stray text, which the full path warns about.
+    // Only a string takes text as it comes: an undecided element is decided, and an object's
+    // CDATA is stray text, on the full path.
     if (tree.top.kind !== FrameKind.String) return false;
     // No delta is pending here (every run flushes its own): the chunk is the event.
     emit({ type: 'argument-delta', id, path: tree.appendString(chunk), text: chunk });

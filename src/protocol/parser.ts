@@ -738,10 +738,9 @@ function holdsAny(chunk: string, firsts: readonly string[]): boolean {
   return false;
 }
 
-/** A line that starts with this character cannot begin a construct or a blank line. */
+/** A line whose first character after its blanks is this one is prose: no construct, no line end. */
 function isPlainLineStart(c: number): boolean {
   return !(
-    isSpaceOrTab(c) ||
     isLineEnd(c) ||
     c === Char.Lt ||
     c === Char.OpenBracket ||
