@@ -1,0 +1,258 @@
+import type { ArgumentPath, JsonValue, ToolArguments } from './events.js';
+import { createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
+
+/**
+ * The part of a JSON Schema the parser reads to shape arguments while they stream: `string`
+ * keeps inner markup as text, `array` makes even a single element a list. Validation and
+ * coercion of everything else belong to dispatch.
+ */
+export interface ArgumentSchema {
+  type?: string | readonly string[];
+  properties?: Readonly<Record<string, ArgumentSchema>>;
+  items?: ArgumentSchema;
+}
+
+export enum FrameKind {
+  /** Nothing but whitespace yet: it may still become a string or an object. */
+  Undecided = 0,
+  Object = 1,
+  String = 2,
+}
+
+export interface Frame {
+  readonly name: string;
+  /** Its index among same-name siblings. */
+  readonly index: number;
+  /** Built from the open elements the first time a delta needs it: opening stays O(1). */
+  path: ArgumentPath | null;
+  kind: FrameKind;
+  readonly schema: ArgumentSchema | undefined;
+  /** Whitespace seen while undecided: the value if the element holds nothing else. */
+  pendingWhitespace: string;
+  pieces: Pieces;
+  object: ToolArguments | null;
+  /** Keys of `object` whose value is a list (repeated elements, or the schema says array). */
+  lists: Set<string> | null;
+}
+
+function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
+  const t = schema?.type;
+  return t === type || (Array.isArray(t) && t.includes(type));
+}
+
+const ROOT_PATH: ArgumentPath = { names: [], indices: [] };
+
+/** Stack depth below which a closing tag's element is found by walking the stack. */
+const SHALLOW = 16;
+
+/**
+ * How many children called `name` opened in `parent` before: siblings open one after the
+ * other, so all of them are closed and stored, one value or (repeated, or an array by the
+ * schema) a list of them.
+ */
+function siblingsBefore(parent: Frame, name: string): number {
+  const target = parent.object as ToolArguments;
+  if (!Object.hasOwn(target, name)) return 0;
+  return parent.lists?.has(name) ? (target[name] as JsonValue[]).length : 1;
+}
+
+export function createObject(): ToolArguments {
+  return Object.create(null) as ToolArguments;
+}
+
+/**
+ * Builds an arguments tree from element events: `open`, `text`, `close`. Same-name siblings
+ * become a list; an element with child elements is an object; one with text is a string.
+ * `onDelta` receives string content as it arrives, with its path.
+ */
+export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) => void) {
+  let root: Frame = frame('', 0, FrameKind.Object, undefined);
+  root.path = ROOT_PATH;
+  const stack: Frame[] = [root];
+  /**
+   * Stack positions (from `SHALLOW` on) of the open elements of each name, ascending: finding
+   * the element a closing tag belongs to is a lookup, not a walk down the stack (which is
+   * quadratic when thousands of elements are open). The shallow part is walked: a map entry
+   * per element cost more than the walk in the arguments models write, a few levels deep.
+   */
+  const openByName = new Map<string, number[]>();
+  /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
+  let version = 0;
+
+  function frame(
+    name: string,
+    index: number,
+    kind: FrameKind,
+    schema: ArgumentSchema | undefined,
+  ): Frame {
+    return {
+      name,
+      index,
+      path: null,
+      kind,
+      schema,
+      pendingWhitespace: '',
+      pieces: createPieces(),
+      object: null,
+      lists: null,
+    };
+  }
+
+  /** The path of `stack[at]`, whose ancestors are the frames below it. */
+  function pathOf(at: number): ArgumentPath {
+    const f = stack[at];
+    if (f.path === null) {
+      const names: string[] = new Array(at);
+      const indices: number[] = new Array(at);
+      for (let i = 1; i <= at; i++) {
+        names[i - 1] = stack[i].name;
+        indices[i - 1] = stack[i].index;
+      }
+      f.path = { names, indices };
+    }
+    return f.path;
+  }
+
+  function toObject(f: Frame): void {
+    version++;
+    f.kind = FrameKind.Object;
+    f.pendingWhitespace = '';
+    f.object = createObject();
+  }
+
+  return {
+    /** Starts a new, empty arguments object, shaped by the tool's schema when there is one. */
+    reset(rootSchema: ArgumentSchema | undefined): void {
+      root = frame('', 0, FrameKind.Object, rootSchema);
+      root.path = ROOT_PATH;
+      root.object = createObject();
+      stack.length = 0;
+      stack.push(root);
+      openByName.clear();
+      version++;
+    },
+    get version(): number {
+      return version;
+    },
+    get top(): Frame {
+      return stack[stack.length - 1];
+    },
+    get depth(): number {
+      return stack.length - 1;
+    },
+    /**
+     * Depth of the innermost open element called `name` (1 is a child of the root) that is
+     * shallower than `below` (default: any open element), or -1.
+     */
+    depthOf(name: string, below = stack.length): number {
+      const positions = below > SHALLOW ? openByName.get(name) : undefined;
+      if (positions !== undefined) {
+        // The last position under `below`: a binary search over the ascending positions.
+        let lo = 0;
+        let hi = positions.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (positions[mid] < below) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo > 0) return positions[lo - 1];
+      }
+      for (let k = Math.min(below, SHALLOW) - 1; k >= 1; k--) if (stack[k].name === name) return k;
+      return -1;
+    },
+    open(name: string): void {
+      const parent = stack[stack.length - 1];
+      if (parent.kind !== FrameKind.Object) toObject(parent);
+      const index = siblingsBefore(parent, name);
+      let schema = parent.schema?.properties?.[name];
+      if (hasType(schema, 'array')) {
+        if (parent.lists === null) parent.lists = new Set();
+        parent.lists.add(name);
+        schema = schema?.items;
+      }
+      if (stack.length >= SHALLOW) {
+        const positions = openByName.get(name);
+        if (positions === undefined) openByName.set(name, [stack.length]);
+        else positions.push(stack.length);
+      }
+      stack.push(
+        frame(
+          name,
+          index,
+          hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
+          schema,
+        ),
+      );
+    },
+    /** Whitespace in an undecided element: kept aside until the element shows what it is. */
+    whitespace(s: string): void {
+      const f = stack[stack.length - 1];
+      if (f.kind === FrameKind.Undecided) f.pendingWhitespace += s;
+      else if (f.kind === FrameKind.String) this.text(s);
+    },
+    /** Text content: makes an undecided element a string. Ignored in objects (the caller warns). */
+    text(s: string): void {
+      const f = stack[stack.length - 1];
+      if (f.kind === FrameKind.Object) return;
+      if (f.kind === FrameKind.Undecided) {
+        version++;
+        f.kind = FrameKind.String;
+        if (f.pendingWhitespace !== '') {
+          pushPiece(f.pieces, f.pendingWhitespace);
+          onDelta(pathOf(stack.length - 1), f.pendingWhitespace);
+          f.pendingWhitespace = '';
+        }
+      }
+      if (s === '') return;
+      pushPiece(f.pieces, s);
+      onDelta(pathOf(stack.length - 1), s);
+    },
+    /**
+     * Appends `s` to the innermost element, which the caller knows is a string, and returns
+     * its path: the streaming fast path reports the delta itself, one event per chunk.
+     */
+    appendString(s: string): ArgumentPath {
+      const at = stack.length - 1;
+      pushPiece(stack[at].pieces, s);
+      return pathOf(at);
+    },
+    /** Closes the innermost element and stores its value in its parent. */
+    close(): void {
+      if (stack.length < 2) throw new Error('arguments tree: close without open');
+      const f = stack[stack.length - 1];
+      let value: JsonValue;
+      if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
+      else if (f.kind === FrameKind.String) value = joinPieces(f.pieces);
+      else {
+        value = f.pendingWhitespace;
+        if (value !== '') onDelta(pathOf(stack.length - 1), value);
+      }
+      stack.pop();
+      if (stack.length >= SHALLOW) openByName.get(f.name)?.pop();
+      const parent = stack[stack.length - 1];
+      const target = parent.object as ToolArguments;
+      if (parent.lists?.has(f.name)) {
+        const list = Object.hasOwn(target, f.name) ? (target[f.name] as JsonValue[]) : [];
+        list.push(value);
+        target[f.name] = list;
+      } else if (Object.hasOwn(target, f.name)) {
+        if (parent.lists === null) parent.lists = new Set();
+        parent.lists.add(f.name);
+        target[f.name] = [target[f.name], value];
+      } else {
+        target[f.name] = value;
+      }
+    },
+    /** Closes every open element (lenient end of a call) and returns the root object. */
+    finish(): ToolArguments {
+      while (stack.length > 1) this.close();
+      return root.object as ToolArguments;
+    },
+    /** The arguments parsed so far, without closing anything (for errors on failed calls). */
+    snapshot(): ToolArguments {
+      return root.object as ToolArguments;
+    },
+  };
+}
+
+export type ArgumentsTree = ReturnType<typeof createArgumentsTree>;

@@ -1,0 +1,211 @@
+import type { ArgumentSchema } from '../arguments-tree.js';
+import type {
+  CallFormat,
+  ParseErrorCode,
+  ParseWarningCode,
+  PartialCall,
+  ToolArguments,
+} from '../events.js';
+
+/** What bounds a block: the parser's own limits and what it knows of the tools. */
+export interface BlockLimits {
+  /** How deep arguments may nest (a JSON body's arrays and objects too). */
+  maxDepth: number;
+  /** Argument schemas by tool name: a property whose type is not `array` keeps its last value. */
+  schemas: Readonly<Record<string, ArgumentSchema>> | undefined;
+}
+
+/**
+ * Where a block's events go. The parser owns ids, offsets of calls and their raw text; a
+ * block stream says what it read, in order, as it reads it.
+ */
+export interface BlockSink {
+  /** A call begins (its text starts where the last call's ended); returns its id. */
+  start(): string;
+  name(id: string, toolName: string): void;
+  /** Decoded text of argument `key` (the `index`-th of that name in the call) as it is written. */
+  delta(id: string, key: string, index: number, text: string): void;
+  /** A model's mistake read anyway, at absolute `offset`; of call `id` when one is open. */
+  warn(code: ParseWarningCode, message: string, offset: number, id?: string): void;
+  /** Call `id` is complete; its text ends at absolute `end` (at or before what was consumed). */
+  end(id: string, toolName: string, args: ToolArguments, format: CallFormat, end: number): void;
+  /** Call `id` was told to start but is no call after all (its text belongs to the others). */
+  drop(id: string, code: ParseErrorCode, message: string, offset: number): void;
+  /** The block's text since the last call (or the block's start) up to absolute `end` is text. */
+  text(end: number): void;
+  /** Thinking begins where the last call ended (or the block began)… */
+  thinkingStart(): void;
+  /** …its text as it is written… */
+  thinking(text: string): void;
+  /** …and it ends at absolute `end` (its markers are its own). */
+  thinkingEnd(end: number): void;
+}
+
+export enum BlockStatus {
+  Open = 0,
+  /** The block closed; every call it holds was told to the sink. */
+  Done = 1,
+  /** The block is no (further) call: see `stop`. What was consumed since the last call goes back as text. */
+  Failed = 2,
+}
+
+export interface BlockFailure {
+  code: ParseErrorCode;
+  message: string;
+  /** Absolute offset the failure points at. */
+  offset: number;
+  /** The call that was being read, if one had started. */
+  callId?: string;
+  partial?: Omit<PartialCall, 'raw'>;
+}
+
+/**
+ * One dialect block being read, as a state machine over the parser's buffer (as the `<tool>`
+ * call parser is): `run` reads `s` from `from` (absolute offset of `s[0]` is `offset`) and
+ * returns how far it consumed; what it did not consume it reads again, with more, next time.
+ * With `final` the input has ended and everything is decided.
+ */
+export interface BlockStream {
+  run(s: string, from: number, offset: number, final: boolean): number;
+  /**
+   * The streaming fast path: when the block is inside a value and `chunk` holds nothing that
+   * could end it, takes it whole as value text and returns true; otherwise false, and the
+   * chunk goes through `run`. Only called when the stream holds nothing back.
+   */
+  streamValue(chunk: string): boolean;
+  readonly status: BlockStatus;
+  /**
+   * Why the block failed (`status` Failed); or, while it is open, ends it with this failure
+   * (the parser's cap on a block's length).
+   */
+  stop(code: ParseErrorCode, message: string, offset: number): BlockFailure;
+}
+
+/**
+ * A block's failure, carrying the call it ends when one had started (its id, and its name
+ * as what was read of it).
+ */
+export function callFailure(
+  code: ParseErrorCode,
+  message: string,
+  offset: number,
+  call: { id: string; name?: string } | null,
+): BlockFailure {
+  if (call === null) return { code, message, offset };
+  return {
+    code,
+    message,
+    offset,
+    callId: call.id,
+    partial: { serverName: 'local', toolName: call.name, arguments: Object.create(null) },
+  };
+}
+
+/** One call read from a gathered block; `end` is where its text ends in the block. */
+export interface BlockCall {
+  serverName: string;
+  toolName: string;
+  arguments: ToolArguments;
+  end: number;
+}
+
+/** A model's mistake a reader recovered from: said as a warning of call number `call`. */
+export interface BlockWarning {
+  code: ParseWarningCode;
+  message: string;
+  /** Where in the block. */
+  position: number;
+  /** The index of the call it belongs to, in `calls`. */
+  call: number;
+}
+
+export type BlockResult =
+  | { ok: true; format: CallFormat; calls: BlockCall[]; warnings?: BlockWarning[] }
+  | { ok: false; code: ParseErrorCode; message: string; position: number };
+
+/**
+ * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token),
+ * and `stream` reads it from there (`open` included) to its end.
+ */
+export interface BlockReader {
+  open: string;
+  /**
+   * The opening is a special token of its model family (`<tool_call>`, `<function_calls>`):
+   * prose does not write it by accident, so it opens a block anywhere in a line (outside
+   * fences), not only at a line start.
+   */
+  anywhere?: boolean;
+  /**
+   * For an opening that is no special token: whether, in the middle of a line, what follows
+   * it (from `after`) confirms it opens a block; null when more input decides. Absent: it
+   * opens only at a line start (or anywhere, with `anywhere`).
+   */
+  midLine?: (s: string, after: number, final: boolean) => boolean | null;
+  /**
+   * For an opening too short to tell on its own (Llama 4's `[`): whether what follows it
+   * (from `after`) confirms a block at a line start; null when more input decides.
+   */
+  lineStart?: (s: string, after: number, final: boolean) => boolean | null;
+  stream(sink: BlockSink, limits: BlockLimits): BlockStream;
+}
+
+export const failure = (code: ParseErrorCode, message: string, position: number): BlockResult => ({
+  ok: false,
+  code,
+  message,
+  position,
+});
+
+/** Drops one newline right after the opening tag and one right before the closing one. */
+export function stripOuterNewlines(value: string): string {
+  let start = 0;
+  let end = value.length;
+  if (value.startsWith('\r\n')) start = 2;
+  else if (value.startsWith('\n')) start = 1;
+  if (value.endsWith('\r\n') && end - 2 >= start) end -= 2;
+  else if (value.endsWith('\n') && end - 1 >= start) end -= 1;
+  return value.slice(start, end);
+}
+
+const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** The index of the first non-blank character at or after `at` (or `end`). */
+export function skipBlanks(s: string, at: number, end: number): number {
+  while (at < end && isBlank(s.charCodeAt(at))) at++;
+  return at;
+}
+
+/** How many blanks after an opening are looked through for the body's first character. */
+export const MAX_LEADING_BLANKS = 256;
+
+/**
+ * A block whose form is told by the first character of its body that is not blank, after
+ * the opening `open` (`<tool_call>` holds Qwen3-Coder's tags, Hermes' JSON or GLM's name):
+ * `choose` gives the stream for it (for '' when the input ends first), which then reads the
+ * whole block, opening included.
+ */
+export function byFirstCharacter(
+  open: string,
+  choose: (first: string) => BlockStream,
+): BlockStream {
+  let inner: BlockStream | null = null;
+  return {
+    run(s, from, offset, final) {
+      if (inner === null) {
+        const bodyStart = from + open.length;
+        const limit = bodyStart + MAX_LEADING_BLANKS;
+        const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
+        if (first >= s.length && !final) return from;
+        inner = choose(s[first] ?? '');
+      }
+      return inner.run(s, from, offset, final);
+    },
+    streamValue: (chunk) => inner?.streamValue(chunk) ?? false,
+    get status() {
+      return inner?.status ?? BlockStatus.Open;
+    },
+    stop(code, message, offset) {
+      return inner?.stop(code, message, offset) ?? { code, message, offset };
+    },
+  };
+}

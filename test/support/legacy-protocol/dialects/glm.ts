@@ -1,0 +1,39 @@
+import type { BlockReader } from './block.js';
+import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
+
+const FORM: InvocationForm = {
+  format: 'glm',
+  // One call a block: `<tool_call>` opens the call itself, its name written after it.
+  wrapper: null,
+  call: {
+    start: '<tool_call>',
+    read: namedOpening(
+      '<tool_call>',
+      /<tool_call>[ \t]{0,64}([^\s<>{}[\]"]{1,256})[ \t]{0,64}(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
+    ),
+    close: '</tool_call>',
+    unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
+    unclosed: '<tool_call> was not closed with </tool_call>',
+  },
+  parameter: {
+    read: namedOpening('<arg_key>', /<arg_key>([^<]{1,256})<\/arg_key>\s{0,64}<arg_value>/y),
+    close: () => '</arg_value>',
+    unclosed: '<arg_value> was not closed with </arg_value>',
+    reopens: '<arg_key>',
+  },
+  key: (name) => name.trim(),
+  value: () => 'verbatim',
+  empty: 'a <tool_call> block holds no call',
+};
+
+/**
+ * GLM-4.5 / 4.6's form, as their chat templates write it: `<tool_call>name` then, per
+ * argument, `<arg_key>key</arg_key>` and `<arg_value>value</arg_value>`, then `</tool_call>`;
+ * one call a block. Values as written (the template writes non-strings as JSON). It shares
+ * `<tool_call>` with Hermes and Qwen3-Coder: in `auto` a body that starts with a name is GLM's.
+ */
+export const glm: BlockReader = {
+  open: '<tool_call>',
+  anywhere: true,
+  stream: (sink, limits) => createInvocationStream(FORM, sink, limits),
+};

@@ -1,0 +1,203 @@
+import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
+import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
+import { clineReader, clineSelfClosingReader } from './cline.js';
+import { deepseek } from './deepseek.js';
+import { glm } from './glm.js';
+import { harmonyChannel, harmonyStart } from './harmony.js';
+import {
+  commandR7b,
+  functionaryRecipient,
+  functionaryTag,
+  gemma4,
+  granite,
+  hermes,
+  hermesStream,
+  jamba,
+  lfm2,
+  llama3BareJson,
+  llama3PythonTag,
+  llama4,
+  nemotron,
+  olmo3,
+  olmo3Stream,
+} from './json-body.js';
+import { kimiK2 } from './kimi-k2.js';
+import { mistral } from './mistral.js';
+import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
+import { seedOss } from './seed-oss.js';
+
+export type { BlockReader, BlockSink, BlockStream } from './block.js';
+export { BlockStatus } from './block.js';
+
+/**
+ * The written forms of tool calls the parser reads besides the `<tool>` protocol, and how
+ * each writes argument values: `text` in elements (a schema types them), `json`, `python`
+ * literals, or Gemma's own syntax (strings between `<|"|>` tokens, bare keys).
+ */
+export const DIALECT_VALUES = {
+  'anthropic-xml': 'text',
+  'minimax-m2': 'text',
+  'qwen3-coder': 'text',
+  'seed-oss': 'text',
+  glm: 'text',
+  deepseek: 'json',
+  'kimi-k2': 'json',
+  hermes: 'json',
+  nemotron: 'json',
+  'command-r7b': 'json',
+  mistral: 'json',
+  lfm2: 'python',
+  jamba: 'json',
+  granite: 'json',
+  'llama3-json': 'json',
+  olmo3: 'python',
+  'gpt-oss': 'json',
+  gemma4: 'gemma',
+  llama4: 'python',
+  functionary: 'json',
+  cline: 'text',
+} as const;
+
+/** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
+export type Dialect = 'tagcall' | keyof typeof DIALECT_VALUES;
+export const DIALECTS: readonly Dialect[] = [
+  'tagcall',
+  ...(Object.keys(DIALECT_VALUES) as Array<keyof typeof DIALECT_VALUES>),
+];
+
+/**
+ * Whether what follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a
+ * name (after blanks); null while only blanks have come. Anything else (`parse("<tool_call>")`
+ * in a JSON string of another family's call) is text in 'auto'.
+ */
+function beginsToolCallBody(s: string, after: number, final: boolean): boolean | null {
+  const first = skipBlanks(s, after, Math.min(s.length, after + MAX_LEADING_BLANKS));
+  if (first >= s.length) return final ? true : null;
+  return /[<{[A-Za-z_]/.test(s[first]);
+}
+
+/**
+ * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
+ * JSON when it begins with `{` or `[` (a closing tag inside a JSON string then does not close
+ * it), GLM's when it begins with a name.
+ */
+const toolCallAuto: BlockReader = {
+  open: '<tool_call>',
+  lineStart: beginsToolCallBody,
+  midLine: beginsToolCallBody,
+  stream: (sink, limits) =>
+    byFirstCharacter('<tool_call>', (c) =>
+      c === '<'
+        ? qwen3Coder.stream(sink, limits)
+        : c === '{' || c === '[' || c === ''
+          ? hermesStream(sink, limits, c !== '')
+          : glm.stream(sink, limits),
+    ),
+};
+
+/**
+ * `<function_calls>` in 'auto': Anthropic's when a tag (`<invoke`) follows it, OLMo 3's
+ * Python calls when a name does.
+ */
+const functionCallsAuto: BlockReader = {
+  open: '<function_calls>',
+  anywhere: true,
+  stream: (sink, limits) =>
+    byFirstCharacter('<function_calls>', (c) =>
+      /[A-Za-z_]/.test(c) ? olmo3Stream(sink, limits) : anthropicXml.stream(sink, limits),
+    ),
+};
+
+/** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */
+const RESERVED_TAGS = new Set([
+  'tool',
+  'think',
+  'thinking',
+  'tool_call',
+  'function_calls',
+  'tool_name',
+  'server_name',
+  'arguments',
+]);
+
+/**
+ * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
+ * itself). `auto` reads every dialect, each block by its own opening tag, but for Llama 3's
+ * bare `{"name": …}` line (replies hold JSON data: name `llama3-json` to read it); Cline's
+ * tags need the tool names.
+ */
+export function blockReaders(
+  dialect: Dialect | 'auto',
+  toolNames: readonly string[],
+): BlockReader[] {
+  const cline = toolNames
+    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !RESERVED_TAGS.has(name))
+    .flatMap((name) => [clineReader(name), clineSelfClosingReader(name)]);
+  switch (dialect) {
+    case 'tagcall':
+      return [];
+    case 'anthropic-xml':
+      return [anthropicXml];
+    case 'minimax-m2':
+      return [minimaxM2];
+    case 'qwen3-coder':
+      return [qwen3Coder, qwen3CoderBare];
+    case 'seed-oss':
+      return [seedOss];
+    case 'glm':
+      return [glm];
+    case 'deepseek':
+      return [deepseek];
+    case 'kimi-k2':
+      return [kimiK2];
+    case 'hermes':
+      return [hermes];
+    case 'nemotron':
+      return [nemotron];
+    case 'command-r7b':
+      return [commandR7b];
+    case 'mistral':
+      return [mistral];
+    case 'lfm2':
+      return [lfm2];
+    case 'jamba':
+      return [jamba];
+    case 'granite':
+      return [granite];
+    case 'llama3-json':
+      return [llama3PythonTag, llama3BareJson];
+    case 'olmo3':
+      return [olmo3];
+    case 'gpt-oss':
+      return [harmonyStart, harmonyChannel];
+    case 'gemma4':
+      return [gemma4];
+    case 'llama4':
+      return [llama4];
+    case 'functionary':
+      return [functionaryTag, functionaryRecipient];
+    case 'cline':
+      return cline;
+    case 'auto':
+      return [
+        functionCallsAuto,
+        minimaxM2,
+        seedOss,
+        deepseek,
+        kimiK2,
+        nemotron,
+        commandR7b,
+        mistral,
+        lfm2,
+        jamba,
+        granite,
+        llama3PythonTag,
+        harmonyStart,
+        harmonyChannel,
+        gemma4,
+        toolCallAuto,
+        qwen3CoderBare,
+        ...cline,
+      ];
+  }
+}

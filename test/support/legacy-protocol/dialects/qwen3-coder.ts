@@ -1,0 +1,59 @@
+import type { BlockReader } from './block.js';
+import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
+import { functionJsonHead } from './json-body.js';
+
+/** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
+export const QWEN3_CODER_FORM: InvocationForm = {
+  format: 'qwen3-coder',
+  wrapper: { open: '<tool_call>', close: '</tool_call>' },
+  call: {
+    start: '<function',
+    read: namedOpening('<function=', /<function=([^>\n]{1,256})>/y),
+    close: '</function>',
+    unnamed: 'write the function as <function=name>',
+    unclosed: '<function=…> was not closed with </function>',
+  },
+  parameter: {
+    read: namedOpening('<parameter=', /<parameter=([^>\n]{1,256})>/y),
+    close: () => '</parameter>',
+    unclosed: '<parameter=…> was not closed with </parameter>',
+    reopens: '<parameter=',
+  },
+  key: (name) => name.trim(),
+  value: () => 'newlines',
+  empty: 'a <tool_call> block holds no <function=name>',
+};
+
+/**
+ * Qwen3-Coder's form: `<tool_call>`, `<function=name>`, `<parameter=key>value</parameter>`…,
+ * `</function>`, `</tool_call>`. As Qwen's own parser does, a value loses one newline right
+ * after its opening tag and one right before its closing tag; it is otherwise as written.
+ */
+export const qwen3Coder: BlockReader = {
+  open: '<tool_call>',
+  anywhere: true,
+  stream: (sink, limits) => createInvocationStream(QWEN3_CODER_FORM, sink, limits),
+};
+
+const BARE: InvocationForm = {
+  ...QWEN3_CODER_FORM,
+  wrapper: null,
+  missingWrapper: 'write the call inside <tool_call> … </tool_call>',
+  orphanClose: '</tool_call>',
+};
+
+/**
+ * `<function=name>…</function>` at a line start with no `<tool_call>` around it: what some
+ * Qwen3-Coder models write every time (often after a sentence and a blank line, still ending
+ * with the orphan `</tool_call>`, which is then the call's text), and the form OpenHands and
+ * SWE-agent prompt for. Read as a call, with a `missing-wrapper` warning.
+ */
+export const qwen3CoderBare: BlockReader = {
+  open: '<function=',
+  // `<function=name>{…}` is functionary's JSON body, not Qwen's tags.
+  lineStart: (s, after, final) => {
+    const json = functionJsonHead(s, after, final);
+    return json === null ? null : !json;
+  },
+  stream: (sink, limits) => createInvocationStream(BARE, sink, limits),
+};

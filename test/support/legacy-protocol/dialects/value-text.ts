@@ -1,0 +1,107 @@
+import { isHighSurrogate } from '../chars.js';
+
+/**
+ * How a dialect reads a value from its text: as written (`verbatim`), less one newline right
+ * after the opening tag and one right before the closing tag (`newlines`, as Qwen's and
+ * Cline's own parsers do), or trimmed (`trim`, Cline's plain parameters).
+ */
+export type ValueText = 'verbatim' | 'newlines' | 'trim';
+
+const isTrimmed = (c: string) => /\s/.test(c);
+
+/**
+ * A value read as it is written: `write` takes the text in order, `text` what has been
+ * decided of it since the last call (the part a closing tag can no longer take away), and
+ * `close` the rest once the value ends. What it holds back is only what the end could drop:
+ * a newline (`newlines`), trailing blanks (`trim`), or a high surrogate waiting for its pair.
+ * The whole value equals the form's reading of the complete text, however it was split.
+ */
+export class StreamedValue {
+  /** Decided, not yet taken. */
+  #out = '';
+  /** Written but undecided: it goes out when more text follows, or is dropped at the end. */
+  #held = '';
+  #started = false;
+  /** The whole value so far (decided parts), for the call's arguments. */
+  #value = '';
+
+  constructor(private readonly mode: ValueText) {}
+
+  write(text: string): void {
+    if (text === '') return;
+    switch (this.mode) {
+      case 'verbatim':
+        this.#out += text;
+        break;
+      case 'newlines':
+        this.#writeNewlines(text);
+        break;
+      case 'trim':
+        this.#writeTrimmed(text);
+        break;
+    }
+  }
+
+  #writeNewlines(text: string): void {
+    let s = this.#held + text;
+    this.#held = '';
+    if (!this.#started) {
+      // The first newline after the opening tag is not part of the value.
+      if (s === '\r') {
+        this.#held = s;
+        return;
+      }
+      this.#started = true;
+      if (s.startsWith('\r\n')) s = s.slice(2);
+      else if (s.startsWith('\n')) s = s.slice(1);
+    }
+    // One newline before the closing tag is not either: hold a trailing one.
+    let keep = s.length;
+    if (s.endsWith('\r\n')) keep -= 2;
+    else if (s.endsWith('\n') || s.endsWith('\r')) keep -= 1;
+    this.#out += s.slice(0, keep);
+    this.#held = s.slice(keep);
+  }
+
+  #writeTrimmed(text: string): void {
+    let k = 0;
+    if (!this.#started) {
+      while (k < text.length && isTrimmed(text[k])) k++;
+      if (k === text.length) return;
+      this.#started = true;
+    }
+    let end = text.length;
+    while (end > k && isTrimmed(text[end - 1])) end--;
+    if (end > k) {
+      this.#out += this.#held + text.slice(k, end);
+      this.#held = '';
+    }
+    this.#held += text.slice(end);
+  }
+
+  /** What is decided since the last call; a trailing high surrogate waits for its pair. */
+  text(): string {
+    let out = this.#out;
+    const last = out.length - 1;
+    if (last >= 0 && isHighSurrogate(out.charCodeAt(last))) {
+      this.#out = out.slice(last);
+      out = out.slice(0, last);
+    } else this.#out = '';
+    this.#value += out;
+    return out;
+  }
+
+  /** The value ends: the rest of the text (a lone `\r` held by `newlines` belongs to it). */
+  close(): string {
+    const rest = this.#out + (this.#held === '\r' ? '\r' : '');
+    this.#out = '';
+    this.#held = '';
+    this.#value += rest;
+    return rest;
+  }
+
+  /** Everything decided so far. */
+  get value(): string {
+    return this.#value;
+  }
+}

@@ -1,0 +1,21 @@
+export type { ArgumentSchema } from './arguments-tree.js';
+export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialects/index.js';
+export { renderCallIn } from './dialects/render.js';
+export type * from './events.js';
+export {
+  createFold,
+  type ParseError,
+  type ParseOptions,
+  type ParseResult,
+  type ParseWarning,
+  parse,
+} from './parse.js';
+export { createParser } from './parser.js';
+export {
+  PARSER_DEFAULTS,
+  type Parser,
+  type ParserOptions,
+  type PrefilledThinking,
+} from './parser-options.js';
+export { renderArguments, renderCall } from './render.js';
+export { parseStream, ToolCallStream } from './stream.js';

@@ -1,0 +1,77 @@
+import type { BlockReader } from './dialects/index.js';
+
+/** An opening found in the middle of a line; `undecided` when what follows is still to come. */
+export interface FoundOpening {
+  at: number;
+  reader: BlockReader;
+  undecided: boolean;
+}
+
+/**
+ * Where the dialects' blocks can open, grouped as the parser asks: at a line start by first
+ * character, and in the middle of a line (special tokens, Cline's confirmed tags) by a search
+ * that remembers its answers per buffer, so each line does not search to the buffer's end.
+ */
+export class Openings {
+  /** Openings that may stand in the middle of a line. */
+  readonly anywhere: readonly BlockReader[];
+  /** The first characters of those: a chunk without any cannot hold one. */
+  readonly anywhereFirst: readonly string[];
+  /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
+  readonly bracket: readonly BlockReader[];
+  /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
+  readonly brace: readonly BlockReader[];
+  /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
+  readonly other: readonly BlockReader[];
+  /** The first character of every opening: a line starting with one is looked at. */
+  readonly #firsts: ReadonlySet<number>;
+  /** Where each mid-line opening next stands in the buffer, and for which buffer. */
+  readonly #memo: Array<{ version: number; at: number }>;
+
+  constructor(readonly all: readonly BlockReader[]) {
+    this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
+    this.anywhereFirst = [...new Set(this.anywhere.map((r) => r.open[0]))];
+    this.bracket = all.filter((r) => r.open.startsWith('['));
+    this.brace = all.filter((r) => r.open.startsWith('{'));
+    this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
+    this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
+    this.#memo = this.anywhere.map(() => ({ version: -1, at: -1 }));
+  }
+
+  /** Whether an opening begins with this character. */
+  startsWith(c: number): boolean {
+    return this.#firsts.has(c);
+  }
+
+  /**
+   * The earliest opening in `buf[pos, end)` that may stand mid-line, or null. `version` names
+   * the buffer: a search is done once per buffer and opening, and reused while it stands ahead.
+   */
+  find(
+    buf: string,
+    pos: number,
+    end: number,
+    final: boolean,
+    version: number,
+  ): FoundOpening | null {
+    let found: FoundOpening | null = null;
+    for (const [k, reader] of this.anywhere.entries()) {
+      const memo = this.#memo[k];
+      if (memo.version !== version || (memo.at !== -1 && memo.at < pos)) {
+        memo.version = version;
+        memo.at = buf.indexOf(reader.open, pos);
+      }
+      // An opening that opens mid-line only when what follows confirms it (Cline's tags).
+      let undecided = false;
+      while (memo.at !== -1 && memo.at < end && reader.midLine !== undefined) {
+        const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
+        if (confirmed === null) undecided = true;
+        if (confirmed !== false) break;
+        memo.at = buf.indexOf(reader.open, memo.at + 1);
+      }
+      if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
+        found = { at: memo.at, reader, undecided };
+    }
+    return found;
+  }
+}

@@ -1,0 +1,53 @@
+import type { JsonValue, ToolArguments } from './events.js';
+
+export interface RenderableCall {
+  serverName?: string;
+  toolName: string;
+  arguments: ToolArguments;
+}
+
+/**
+ * Renders a value as text: CDATA when it holds markup characters or line breaks (so code
+ * survives as written), plain otherwise. `]]>` inside is split across two sections.
+ */
+function renderString(value: string): string {
+  if (!/[<>&\n\r]/.test(value) && value.trim() === value) return value;
+  return `<![CDATA[${value.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+function renderValue(name: string, value: JsonValue, indent: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) renderValue(name, item, indent, out);
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    out.push(`${indent}<${name}>`);
+    for (const [key, inner] of Object.entries(value)) renderValue(key, inner, `${indent}  `, out);
+    out.push(`${indent}</${name}>`);
+    return;
+  }
+  out.push(`${indent}<${name}>${value === null ? '' : renderString(String(value))}</${name}>`);
+}
+
+/**
+ * The canonical XML of an arguments object, one element per line. XML cannot say everything
+ * JSON can: an empty list renders as nothing and an empty object as an empty element (read
+ * back as `""`), and a one-element list reads back as a list only with a schema saying so.
+ */
+export function renderArguments(args: ToolArguments, indent = '  '): string {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(args)) renderValue(key, value, indent, out);
+  return out.join('\n');
+}
+
+/** The canonical `<tool>` block of a call, as the model is asked to write it. */
+export function renderCall(call: RenderableCall): string {
+  const body = renderArguments(call.arguments);
+  return [
+    '<tool>',
+    `<server_name>${call.serverName ?? 'local'}</server_name>`,
+    `<tool_name>${call.toolName}</tool_name>`,
+    body === '' ? '<arguments></arguments>' : `<arguments>\n${body}\n</arguments>`,
+    '</tool>',
+  ].join('\n');
+}

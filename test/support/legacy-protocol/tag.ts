@@ -1,0 +1,82 @@
+import { Char, isNameChar, isNameStart, isSpaceOrTab } from './chars.js';
+
+/** Longest element name read as a tag; anything longer is text. */
+export const MAX_NAME_LENGTH = 256;
+
+export enum TagKind {
+  /** Not a tag: the `<` is literal text (`a < b`, `Array<string>`, `<div class="x">`). */
+  None = 0,
+  /** The input ends before the tag is decided. */
+  NeedMore = 1,
+  Open = 2,
+  Close = 3,
+  /** `<name/>`: an element with no content. */
+  Empty = 4,
+}
+
+export interface Tag {
+  kind: TagKind;
+  name: string;
+  /** Characters from `<` through `>`. */
+  length: number;
+}
+
+/**
+ * Reads a tag of the protocol at `s[at] === '<'`: `<name>`, `<name/>` or `</name>`, with optional
+ * blanks before `>`. Tags with attributes are not part of the protocol and read as text, so
+ * markup inside argument values survives as written. Fills and returns `tag` (no allocation on
+ * the hot path).
+ */
+export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
+  tag.kind = TagKind.None;
+  let i = at + 1;
+  const n = s.length;
+  if (i >= n) return needMore(tag, final);
+  let close = false;
+  if (s.charCodeAt(i) === Char.Slash) {
+    close = true;
+    i++;
+    if (i >= n) return needMore(tag, final);
+  }
+  if (!isNameStart(s.charCodeAt(i))) return tag;
+  const nameStart = i;
+  const nameLimit = nameStart + MAX_NAME_LENGTH;
+  while (i < n && i < nameLimit && isNameChar(s.charCodeAt(i))) i++;
+  if (i >= nameLimit) return tag;
+  const nameEnd = i;
+  while (i < n && isSpaceOrTab(s.charCodeAt(i)) && i < nameLimit) i++;
+  if (i >= n) return needMore(tag, final);
+  let c = s.charCodeAt(i);
+  let empty = false;
+  if (c === Char.Slash && !close) {
+    empty = true;
+    i++;
+    if (i >= n) return needMore(tag, final);
+    c = s.charCodeAt(i);
+  }
+  if (c !== Char.Gt) return tag;
+  tag.kind = close ? TagKind.Close : empty ? TagKind.Empty : TagKind.Open;
+  tag.name = s.slice(nameStart, nameEnd);
+  tag.length = i + 1 - at;
+  return tag;
+}
+
+function needMore(tag: Tag, final: boolean): Tag {
+  tag.kind = final ? TagKind.None : TagKind.NeedMore;
+  return tag;
+}
+
+/** Whether `s` at `at` starts with `literal`, or could once more input arrives (`null`). */
+export function startsWithAt(s: string, at: number, literal: string): boolean | null {
+  const available = s.length - at;
+  if (available >= literal.length) return s.startsWith(literal, at);
+  return literal.startsWith(s.slice(at)) ? null : false;
+}
+
+/** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */
+export function partialSuffixStart(s: string, from: number, literal: string): number {
+  for (let k = Math.max(from, s.length - literal.length + 1); k < s.length; k++) {
+    if (s.charCodeAt(k) === literal.charCodeAt(0) && literal.startsWith(s.slice(k))) return k;
+  }
+  return s.length;
+}
