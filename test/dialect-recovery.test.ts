@@ -280,3 +280,57 @@ describe('functionary', () => {
     expect(text).toBe('>>>all\nLet me check.\n\n>>>all\nIt is sunny.\n');
   });
 });
+
+// Found by the peers' suites and the grammar sampler (#25), each a test before its fix.
+describe('bugs of the markup dialects and the top level (#25)', () => {
+  it('qwen3-coder: a block left open before a new <tool_call> ends there, its call read', () => {
+    const text =
+      '<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n<tool_call>\n<function=b>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>\n';
+    const { calls, warnings, errors } = read(text, qwen);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['a', { x: '1' }],
+      ['b', { y: '2' }],
+    ]);
+    expect(warnings.map((w) => w.code)).toEqual(['unclosed-element', 'unclosed-element']);
+    // Without </parameter> too: the value ends at the <tool_call> that begins a line.
+    const open = read(
+      '<tool_call>\n<function=a>\n<parameter=x>\n1\n<tool_call>\n<function=b>\n</function>\n</tool_call>\n',
+      qwen,
+    );
+    expect(open.calls.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['a', { x: '1' }],
+      ['b', {}],
+    ]);
+    expect(open.warnings.every((w) => w.code === 'unclosed-element')).toBe(true);
+  });
+
+  it('glm: literal \\n escapes between its tags (a logged reply) are read as newlines, with a warning', () => {
+    const text =
+      '<tool_call>todo_write\\n<arg_key>todos</arg_key>\\n<arg_value>[1]</arg_value>\\n</tool_call>';
+    const { calls, warnings } = read(text, { dialect: 'glm' });
+    expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([['todo_write', { todos: '[1]' }]]);
+    expect(warnings.map((w) => w.code)).toContain('stray-text');
+  });
+
+  it('glm: text between </arg_key> and <arg_value> does not drop the argument', () => {
+    const text = '<tool_call>f\n<arg_key>k</arg_key> = <arg_value>v</arg_value>\n</tool_call>';
+    const { calls, warnings } = read(text, { dialect: 'glm' });
+    expect(calls[0].arguments).toEqual({ k: 'v' });
+    expect(warnings.map((w) => w.code)).toEqual(['stray-text']);
+  });
+
+  it('mistral: calls quoted in [THINK] … [/THINK] are thinking, the one after it runs', () => {
+    const text =
+      '[THINK]I could call [TOOL_CALLS]a[ARGS]{"x": 1} but no.[/THINK][TOOL_CALLS]b[ARGS]{"y": 2}';
+    const { calls, thinking } = read(text, { dialect: 'mistral' });
+    expect(thinking).toEqual(['I could call [TOOL_CALLS]a[ARGS]{"x": 1} but no.']);
+    expect(calls.map((c) => c.toolName)).toEqual(['b']);
+  });
+
+  it('an unknown dialect is a clear error naming the known ones', () => {
+    expect(() => parse('x', { dialect: 'nope' as never })).toThrow(
+      /unknown dialect "nope"; the dialects are tagcall, .*qwen3-coder.*, auto/,
+    );
+  });
+});

@@ -1,7 +1,7 @@
-export type { ArgumentSchema } from './arguments-tree.js';
 export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialects/index.js';
 export { renderCallIn } from './dialects/render.js';
 export type * from './events.js';
+export type { ArgumentSchema } from './markup/arguments-tree.js';
 export {
   createFold,
   type ParseError,

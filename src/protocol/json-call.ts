@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
-import { createObject } from './arguments-tree.js';
 import type { JsonValue, ToolArguments } from './events.js';
+import { createObject } from './markup/arguments-tree.js';
 
 /** A JSON object (not null, not a list): what a record, a message or a field must be. */
 export const isJsonObject = (v: unknown): v is Record<string, unknown> =>

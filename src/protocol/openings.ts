@@ -1,4 +1,4 @@
-import type { BlockReader } from './dialects/index.js';
+import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
@@ -8,15 +8,17 @@ export interface FoundOpening {
 }
 
 /**
- * Where the dialects' blocks can open, grouped as the parser asks: at a line start by first
- * character, and in the middle of a line (special tokens, Cline's confirmed tags) by a search
- * that remembers its answers per buffer, so each line does not search to the buffer's end.
+ * Where a dialect's blocks can open, grouped as the parser asks: at a line start by first
+ * character, and in the middle of a line (special tokens, Cline's confirmed tags). One table
+ * per dialect and tool names, built once and shared by every parser of them.
  */
-export class Openings {
+export class OpeningTable {
   /** Openings that may stand in the middle of a line. */
   readonly anywhere: readonly BlockReader[];
   /** The first characters of those: a chunk without any cannot hold one. */
   readonly anywhereFirst: readonly string[];
+  /** Openings that begin with `<`. */
+  readonly tag: readonly BlockReader[];
   /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
   readonly bracket: readonly BlockReader[];
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
@@ -25,22 +27,48 @@ export class Openings {
   readonly other: readonly BlockReader[];
   /** The first character of every opening: a line starting with one is looked at. */
   readonly #firsts: ReadonlySet<number>;
-  /** Where each mid-line opening next stands in the buffer, and for which buffer. */
-  readonly #memo: Array<{ version: number; at: number }>;
 
   constructor(readonly all: readonly BlockReader[]) {
     this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
     this.anywhereFirst = [...new Set(this.anywhere.map((r) => r.open[0]))];
+    this.tag = all.filter((r) => r.open.startsWith('<'));
     this.bracket = all.filter((r) => r.open.startsWith('['));
     this.brace = all.filter((r) => r.open.startsWith('{'));
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
-    this.#memo = this.anywhere.map(() => ({ version: -1, at: -1 }));
   }
 
   /** Whether an opening begins with this character. */
   startsWith(c: number): boolean {
     return this.#firsts.has(c);
+  }
+
+  static #cache = new Map<string, OpeningTable>();
+
+  /** The table of a dialect (Cline's tags need the tool names), from the cache when it can. */
+  static of(dialect: Dialect | 'auto', toolNames: readonly string[]): OpeningTable {
+    const key = toolNames.length === 0 ? dialect : `${dialect}\0${toolNames.join('\0')}`;
+    let table = OpeningTable.#cache.get(key);
+    if (table === undefined) {
+      // Bounded: a program that makes up tool names per request does not grow it forever.
+      if (OpeningTable.#cache.size >= 256) OpeningTable.#cache.clear();
+      table = new OpeningTable(blockReaders(dialect, toolNames));
+      OpeningTable.#cache.set(key, table);
+    }
+    return table;
+  }
+}
+
+/**
+ * The search for mid-line openings of one parser: it remembers where each opening next stands
+ * in the buffer, so each line does not search to the buffer's end.
+ */
+export class OpeningSearch {
+  /** Where each mid-line opening next stands in the buffer, and for which buffer. */
+  readonly #memo: Array<{ version: number; at: number }>;
+
+  constructor(readonly table: OpeningTable) {
+    this.#memo = table.anywhere.map(() => ({ version: -1, at: -1 }));
   }
 
   /**
@@ -55,7 +83,9 @@ export class Openings {
     version: number,
   ): FoundOpening | null {
     let found: FoundOpening | null = null;
-    for (const [k, reader] of this.anywhere.entries()) {
+    const anywhere = this.table.anywhere;
+    for (let k = 0; k < anywhere.length; k++) {
+      const reader = anywhere[k];
       const memo = this.#memo[k];
       if (memo.version !== version || (memo.at !== -1 && memo.at < pos)) {
         memo.version = version;

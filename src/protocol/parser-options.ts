@@ -1,6 +1,6 @@
-import type { ArgumentSchema } from './arguments-tree.js';
 import type { Dialect } from './dialects/index.js';
 import type { ParserEvent } from './events.js';
+import type { ArgumentSchema } from './markup/arguments-tree.js';
 
 /**
  * Whether the output begins inside thinking because the chat template already wrote `<think>`:
@@ -53,4 +53,9 @@ export interface Parser {
   end(): void;
   /** Forgets everything, ready for a new stream. */
   reset(): void;
+  /**
+   * How many characters of the input are read but not yet decided (held back): a partial tag,
+   * a bracket waiting for its `]`, what may confirm a close. docs/parser.md gives its bound.
+   */
+  readonly held: number;
 }

@@ -1,11 +1,13 @@
 import type { CallFormat } from '../events.js';
+import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
-import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
 
 /** `<invoke name="…">` calls with `<parameter name="…">` values, inside `open` … `close`. */
-function invokeForm(format: CallFormat, open: string, close: string): InvocationForm {
+function invokeForm(format: CallFormat, open: string, close: string): MarkupForm {
   return {
     format,
+    tags: 'literal',
     wrapper: { open, close },
     call: {
       start: '<invoke',
@@ -14,6 +16,8 @@ function invokeForm(format: CallFormat, open: string, close: string): Invocation
         /<invoke\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')\s{0,64}>/y,
       ),
       close: '</invoke>',
+      closeInValue: 'next-call',
+      reopenFails: false,
       unnamed: '<invoke> needs a name: <invoke name="tool_name">',
       unclosed: '<invoke> was not closed with </invoke>',
     },
@@ -27,7 +31,10 @@ function invokeForm(format: CallFormat, open: string, close: string): Invocation
       reopens: '<parameter',
     },
     key: (name) => name,
-    value: () => 'verbatim',
+    text: () => 'verbatim',
+    nested: false,
+    repeated: 'warn',
+    jsonForm: false,
     empty: `a ${open} block holds no <invoke name="…">`,
   };
 }
@@ -42,7 +49,7 @@ const ANTHROPIC = invokeForm('anthropic-xml', '<function_calls>', '</function_ca
 export const anthropicXml: BlockReader = {
   open: ANTHROPIC.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(ANTHROPIC, sink, limits),
+  stream: (sink, limits) => new MarkupReader(ANTHROPIC, sink, limits),
 };
 
 const MINIMAX = invokeForm('minimax-m2', '<minimax:tool_call>', '</minimax:tool_call>');
@@ -55,5 +62,5 @@ const MINIMAX = invokeForm('minimax-m2', '<minimax:tool_call>', '</minimax:tool_
 export const minimaxM2: BlockReader = {
   open: MINIMAX.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(MINIMAX, sink, limits),
+  stream: (sink, limits) => new MarkupReader(MINIMAX, sink, limits),
 };

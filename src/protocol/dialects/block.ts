@@ -1,11 +1,12 @@
-import type { ArgumentSchema } from '../arguments-tree.js';
 import type {
+  ArgumentPath,
   CallFormat,
   ParseErrorCode,
   ParseWarningCode,
   PartialCall,
   ToolArguments,
 } from '../events.js';
+import type { ArgumentSchema } from '../markup/arguments-tree.js';
 
 /** What bounds a block: the parser's own limits and what it knows of the tools. */
 export interface BlockLimits {
@@ -22,13 +23,21 @@ export interface BlockLimits {
 export interface BlockSink {
   /** A call begins (its text starts where the last call's ended); returns its id. */
   start(): string;
-  name(id: string, toolName: string): void;
-  /** Decoded text of argument `key` (the `index`-th of that name in the call) as it is written. */
-  delta(id: string, key: string, index: number, text: string): void;
+  /** The call's name, as soon as it is read (again if the server is named later). */
+  name(id: string, toolName: string, serverName?: string): void;
+  /** Decoded text of the string argument at `path` as it is written. */
+  delta(id: string, path: ArgumentPath, text: string): void;
   /** A model's mistake read anyway, at absolute `offset`; of call `id` when one is open. */
   warn(code: ParseWarningCode, message: string, offset: number, id?: string): void;
   /** Call `id` is complete; its text ends at absolute `end` (at or before what was consumed). */
-  end(id: string, toolName: string, args: ToolArguments, format: CallFormat, end: number): void;
+  end(
+    id: string,
+    toolName: string,
+    args: ToolArguments,
+    format: CallFormat,
+    end: number,
+    serverName?: string,
+  ): void;
   /** Call `id` was told to start but is no call after all (its text belongs to the others). */
   drop(id: string, code: ParseErrorCode, message: string, offset: number): void;
   /** The block's text since the last call (or the block's start) up to absolute `end` is text. */
@@ -57,6 +66,11 @@ export interface BlockFailure {
   /** The call that was being read, if one had started. */
   callId?: string;
   partial?: Omit<PartialCall, 'raw'>;
+  /**
+   * The block failed because its own opening came again where it expected its content (a
+   * `<tool>` inside an unclosed `<tool>`): a new block of the same reader opens there.
+   */
+  reopen?: boolean;
 }
 
 /**
@@ -74,6 +88,11 @@ export interface BlockStream {
    */
   streamValue(chunk: string): boolean;
   readonly status: BlockStatus;
+  /**
+   * Makes the stream new for the next block of its reader: a stream that has it is kept for
+   * the whole parse instead of being built per block.
+   */
+  reset?(): void;
   /**
    * Why the block failed (`status` Failed); or, while it is open, ends it with this failure
    * (the parser's cap on a block's length).
@@ -147,6 +166,17 @@ export interface BlockReader {
    */
   lineStart?: (s: string, after: number, final: boolean) => boolean | null;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
+}
+
+/**
+ * The path of top-level argument `key` (the `index`-th of that name): the last one is kept, so
+ * a value streamed in thousands of deltas makes one path object, not one per delta.
+ */
+let lastKeyPath: ArgumentPath = { names: [''], indices: [-1] };
+export function keyPath(key: string, index: number): ArgumentPath {
+  if (lastKeyPath.names[0] !== key || lastKeyPath.indices[0] !== index)
+    lastKeyPath = { names: [key], indices: [index] };
+  return lastKeyPath;
 }
 
 export const failure = (code: ParseErrorCode, message: string, position: number): BlockResult => ({

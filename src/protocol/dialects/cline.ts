@@ -1,22 +1,42 @@
-import { createObject } from '../arguments-tree.js';
-import { readTag, type Tag, TagKind } from '../tag.js';
-import { type BlockReader, BlockStatus, type BlockStream, skipBlanks } from './block.js';
-import {
-  createInvocationStream,
-  type InvocationForm,
-  type OpeningReader,
-} from './invocation-stream.js';
+import { literalOpening, type MarkupForm } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
+import { type BlockReader, skipBlanks } from './block.js';
+import { anyOpeningTag } from './tagcall.js';
 
 /** Parameters whose text is kept as written but for one newline at each end, as Cline does. */
 const VERBATIM = new Set(['content', 'diff']);
 
-/** Any `<name>`: every child element of a Cline tool is a parameter. */
-const readParameter: OpeningReader = (s, at, final) => {
-  const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
-  readTag(s, at, final, tag);
-  if (tag.kind === TagKind.NeedMore) return 'partial';
-  return tag.kind === TagKind.Open ? { name: tag.name, length: tag.length } : null;
-};
+/** Cline's calls of `toolName`, opened by `read` (its tag, or its self-closing tag). */
+function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupForm {
+  const open = `<${toolName}>`;
+  return {
+    format: 'cline',
+    tags: 'literal',
+    wrapper: null,
+    call: {
+      start: open,
+      read,
+      close: `</${toolName}>`,
+      closeInValue: 'next-call',
+      reopenFails: false,
+      unnamed: `write the call as ${open}`,
+      unclosed: `${open} was not closed with </${toolName}>`,
+    },
+    parameter: {
+      // Every child element of a Cline tool is a parameter.
+      read: anyOpeningTag,
+      close: (name) => `</${name}>`,
+      unclosed: 'a parameter was not closed with its closing tag',
+      reopens: null,
+    },
+    key: (name) => name,
+    nested: false,
+    text: (key) => (VERBATIM.has(key) ? 'newlines' : 'trim'),
+    repeated: 'warn',
+    jsonForm: false,
+    empty: `${open} holds no call`,
+  };
+}
 
 /**
  * Cline's (and Roo Code's) form: the tool's own name as the tag, each parameter a child,
@@ -27,31 +47,11 @@ const readParameter: OpeningReader = (s, at, final) => {
  * at each end.
  */
 export function clineReader(toolName: string): BlockReader {
-  const open = `<${toolName}>`;
-  const form: InvocationForm = {
-    format: 'cline',
-    wrapper: null,
-    call: {
-      start: open,
-      read: (s, at) => (s.startsWith(open, at) ? { name: toolName, length: open.length } : null),
-      close: `</${toolName}>`,
-      unnamed: `write the call as ${open}`,
-      unclosed: `${open} was not closed with </${toolName}>`,
-    },
-    parameter: {
-      read: readParameter,
-      close: (name) => `</${name}>`,
-      unclosed: 'a parameter was not closed with its closing tag',
-      reopens: null,
-    },
-    key: (name) => name,
-    value: (key) => (VERBATIM.has(key) ? 'newlines' : 'trim'),
-    empty: `${open} holds no call`,
-  };
+  const form = clineForm(toolName, literalOpening(`<${toolName}>`, toolName));
   return {
-    open,
+    open: form.call.start,
     midLine: opensMidLine,
-    stream: (sink, limits) => createInvocationStream(form, sink, limits),
+    stream: (sink, limits) => new MarkupReader(form, sink, limits),
   };
 }
 
@@ -67,35 +67,18 @@ function opensMidLine(s: string, after: number, final: boolean): boolean | null 
   const next = skipBlanks(s, after, Math.min(s.length, limit));
   if (next >= limit) return false;
   if (next >= s.length) return final ? false : null;
-  const parameter = readParameter(s, next, final);
+  const parameter = anyOpeningTag(s, next, final);
   if (parameter === 'partial') return null;
   return parameter !== null;
 }
 
 /**
  * `<list_files/>` at a line start: a call of a known tool without arguments (models write the
- * self-closing form for tools that take none).
+ * self-closing form for tools that take none). The name read ends in `/`: a call that closes
+ * where it opens.
  */
 export function clineSelfClosingReader(toolName: string): BlockReader {
   const tag = `<${toolName}/>`;
-  return {
-    open: tag,
-    stream(sink): BlockStream {
-      let status = BlockStatus.Open;
-      return {
-        run(_s, from, offset) {
-          const id = sink.start();
-          sink.name(id, toolName);
-          sink.end(id, toolName, createObject(), 'cline', offset + from + tag.length);
-          status = BlockStatus.Done;
-          return from + tag.length;
-        },
-        streamValue: () => false,
-        get status() {
-          return status;
-        },
-        stop: (code, message, offset) => ({ code, message, offset }),
-      };
-    },
-  };
+  const form = clineForm(toolName, literalOpening(tag, `${toolName}/`));
+  return { open: tag, stream: (sink, limits) => new MarkupReader(form, sink, limits) };
 }

@@ -1,5 +1,5 @@
 import { partialSuffixStart, startsWithAt } from '../tag.js';
-import type { BlockSink } from './block.js';
+import { type BlockSink, keyPath } from './block.js';
 import type { BodyPreview, PreviewedCall } from './json-preview.js';
 
 const QUOTE = '<|"|>';
@@ -81,7 +81,8 @@ export class GemmaCallPreview implements BodyPreview {
         const end = s.indexOf(QUOTE, i);
         // Hold back what may be the start of the closing token.
         const upTo = end !== -1 ? end : partialSuffixStart(s, i, QUOTE);
-        if (this.#depth === 1 && upTo > i) this.sink.delta(id, this.#key, 0, s.slice(i, upTo));
+        if (this.#depth === 1 && upTo > i)
+          this.sink.delta(id, keyPath(this.#key, 0), s.slice(i, upTo));
         if (end === -1) {
           this.#held = s.slice(upTo);
           return;

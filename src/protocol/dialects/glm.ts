@@ -1,28 +1,50 @@
+import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
-import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
 
-const FORM: InvocationForm = {
+/** What GLM's readers say of `\n` written as two characters between its tags. */
+const ESCAPED =
+  'literal \\n escapes stand between the tags (a reply logged with its newlines escaped); read as newlines';
+
+const FORM: MarkupForm = {
   format: 'glm',
+  tags: 'literal',
   // One call a block: `<tool_call>` opens the call itself, its name written after it.
   wrapper: null,
   call: {
     start: '<tool_call>',
     read: namedOpening(
       '<tool_call>',
-      /<tool_call>[ \t]{0,64}([^\s<>{}[\]"]{1,256})[ \t]{0,64}(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
+      /<tool_call>[ \t]{0,64}([^\s<>{}[\]"\\]{1,256})((?:[ \t]|\\[nrt]){0,64})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
+      (match) => (match[2].includes('\\') ? ESCAPED : undefined),
     ),
     close: '</tool_call>',
+    closeInValue: 'next-call',
+    reopenFails: false,
     unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
     unclosed: '<tool_call> was not closed with </tool_call>',
   },
   parameter: {
-    read: namedOpening('<arg_key>', /<arg_key>([^<]{1,256})<\/arg_key>\s{0,64}<arg_value>/y),
+    read: namedOpening(
+      '<arg_key>',
+      /<arg_key>([^<]{1,256})<\/arg_key>([^<]{0,256})<arg_value>/y,
+      (match) =>
+        /^\s*$/.test(match[2])
+          ? undefined
+          : /^(?:\s|\\[nrt])*$/.test(match[2])
+            ? ESCAPED
+            : 'text between </arg_key> and <arg_value> is ignored',
+    ),
     close: () => '</arg_value>',
     unclosed: '<arg_value> was not closed with </arg_value>',
     reopens: '<arg_key>',
   },
   key: (name) => name.trim(),
-  value: () => 'verbatim',
+  text: () => 'verbatim',
+  nested: false,
+  repeated: 'warn',
+  jsonForm: false,
+  escapedBlanks: true,
   empty: 'a <tool_call> block holds no call',
 };
 
@@ -35,5 +57,5 @@ const FORM: InvocationForm = {
 export const glm: BlockReader = {
   open: '<tool_call>',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(FORM, sink, limits),
+  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
 };

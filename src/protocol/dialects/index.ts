@@ -25,6 +25,7 @@ import { kimiK2 } from './kimi-k2.js';
 import { mistral } from './mistral.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
+import { tagcall } from './tagcall.js';
 
 export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
@@ -120,9 +121,16 @@ const RESERVED_TAGS = new Set([
   'arguments',
 ]);
 
+/** Whether `name` is a dialect the parser reads (or `auto`). */
+export function isDialect(name: unknown): name is Dialect | 'auto' {
+  return (
+    name === 'auto' || (typeof name === 'string' && (DIALECTS as readonly string[]).includes(name))
+  );
+}
+
 /**
- * The block readers for a dialect besides the `<tool>` protocol (which the parser reads
- * itself). `auto` reads every dialect, each block by its own opening tag, but for Llama 3's
+ * The block readers for a dialect: `tagcall`'s `<tool>`, or another family's openings. `auto`
+ * reads every dialect, each block by its own opening tag, but for Llama 3's
  * bare `{"name": …}` line (replies hold JSON data: name `llama3-json` to read it); Cline's
  * tags need the tool names.
  */
@@ -135,7 +143,7 @@ export function blockReaders(
     .flatMap((name) => [clineReader(name), clineSelfClosingReader(name)]);
   switch (dialect) {
     case 'tagcall':
-      return [];
+      return [tagcall];
     case 'anthropic-xml':
       return [anthropicXml];
     case 'minimax-m2':
@@ -180,6 +188,7 @@ export function blockReaders(
       return cline;
     case 'auto':
       return [
+        tagcall,
         functionCallsAuto,
         minimaxM2,
         seedOss,

@@ -13,6 +13,7 @@ import {
   type BlockStream,
   callFailure,
   failure,
+  keyPath,
 } from './block.js';
 import { GemmaCallPreview, gemmaCallToJson } from './gemma.js';
 import { JsonValueEnd } from './json-end.js';
@@ -226,7 +227,7 @@ export function createJsonBodyStream(
         const id = sink.start();
         sink.name(id, call.toolName);
         for (const [key, value] of Object.entries(call.arguments))
-          if (typeof value === 'string' && value !== '') sink.delta(id, key, 0, value);
+          if (typeof value === 'string' && value !== '') sink.delta(id, keyPath(key, 0), value);
         for (const w of result.warnings ?? [])
           if (w.call === k) sink.warn(w.code, w.message, blockStart + w.position, id);
         sink.end(id, call.toolName, call.arguments, result.format, blockStart + call.end);

@@ -1,4 +1,4 @@
-import type { BlockSink } from './block.js';
+import { type BlockSink, keyPath } from './block.js';
 
 /** What a string being read is, by where it stands. */
 enum Role {
@@ -152,7 +152,7 @@ export class JsonPreview implements BodyPreview {
     if (this.#delta === '') return;
     const call = this.#current as PreviewedCall;
     const index = (this.#argumentCounts.get(this.#argumentKey) ?? 1) - 1;
-    this.sink.delta(call.id, this.#argumentKey, index, this.#delta);
+    this.sink.delta(call.id, keyPath(this.#argumentKey, index), this.#delta);
     this.#delta = '';
   }
 

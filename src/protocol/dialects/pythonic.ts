@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import type { BlockSink } from './block.js';
+import { type BlockSink, keyPath } from './block.js';
 import { type BodyPreview, JsonPreview, type PreviewedCall } from './json-preview.js';
 
 /**
@@ -291,6 +291,6 @@ export class PythonCallsPreview implements BodyPreview {
 
   /** Text of the string argument being read. */
   #delta(text: string): void {
-    this.sink.delta(this.#current.id, this.#key, 0, text);
+    this.sink.delta(this.#current.id, keyPath(this.#key, 0), text);
   }
 }

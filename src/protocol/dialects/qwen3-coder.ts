@@ -1,15 +1,19 @@
+import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
-import { createInvocationStream, type InvocationForm, namedOpening } from './invocation-stream.js';
 import { functionJsonHead } from './json-body.js';
 
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
-export const QWEN3_CODER_FORM: InvocationForm = {
+export const QWEN3_CODER_FORM: MarkupForm = {
   format: 'qwen3-coder',
+  tags: 'literal',
   wrapper: { open: '<tool_call>', close: '</tool_call>' },
   call: {
     start: '<function',
     read: namedOpening('<function=', /<function=([^>\n]{1,256})>/y),
     close: '</function>',
+    closeInValue: 'next-call',
+    reopenFails: false,
     unnamed: 'write the function as <function=name>',
     unclosed: '<function=…> was not closed with </function>',
   },
@@ -20,7 +24,10 @@ export const QWEN3_CODER_FORM: InvocationForm = {
     reopens: '<parameter=',
   },
   key: (name) => name.trim(),
-  value: () => 'newlines',
+  text: () => 'newlines',
+  nested: false,
+  repeated: 'warn',
+  jsonForm: false,
   empty: 'a <tool_call> block holds no <function=name>',
 };
 
@@ -32,10 +39,10 @@ export const QWEN3_CODER_FORM: InvocationForm = {
 export const qwen3Coder: BlockReader = {
   open: '<tool_call>',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(QWEN3_CODER_FORM, sink, limits),
+  stream: (sink, limits) => new MarkupReader(QWEN3_CODER_FORM, sink, limits),
 };
 
-const BARE: InvocationForm = {
+const BARE: MarkupForm = {
   ...QWEN3_CODER_FORM,
   wrapper: null,
   missingWrapper: 'write the call inside <tool_call> … </tool_call>',
@@ -55,5 +62,5 @@ export const qwen3CoderBare: BlockReader = {
     const json = functionJsonHead(s, after, final);
     return json === null ? null : !json;
   },
-  stream: (sink, limits) => createInvocationStream(BARE, sink, limits),
+  stream: (sink, limits) => new MarkupReader(BARE, sink, limits),
 };

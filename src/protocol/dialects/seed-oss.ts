@@ -1,13 +1,14 @@
+import type { MarkupForm } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
-import { createInvocationStream, type InvocationForm } from './invocation-stream.js';
 import { QWEN3_CODER_FORM } from './qwen3-coder.js';
 
-const FORM: InvocationForm = {
+const FORM: MarkupForm = {
   ...QWEN3_CODER_FORM,
   format: 'seed-oss',
   wrapper: { open: '<seed:tool_call>', close: '</seed:tool_call>' },
   // Its template writes a value right after its opening tag, with no newline to drop.
-  value: () => 'verbatim',
+  text: () => 'verbatim',
   empty: 'a <seed:tool_call> block holds no <function=name>',
 };
 
@@ -19,5 +20,5 @@ const FORM: InvocationForm = {
 export const seedOss: BlockReader = {
   open: '<seed:tool_call>',
   anywhere: true,
-  stream: (sink, limits) => createInvocationStream(FORM, sink, limits),
+  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
 };

@@ -1,5 +1,5 @@
-import type { ArgumentPath, JsonValue, ToolArguments } from './events.js';
-import { createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
+import type { ArgumentPath, JsonValue, ToolArguments } from '../events.js';
+import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 
 /**
  * The part of a JSON Schema the parser reads to shape arguments while they stream: `string`
@@ -33,6 +33,18 @@ export interface Frame {
   object: ToolArguments | null;
   /** Keys of `object` whose value is a list (repeated elements, or the schema says array). */
   lists: Set<string> | null;
+  /** A repeated element that replaces the one before it (the schema says it is no list). */
+  replaces: boolean;
+}
+
+/** What opening an element did to a name given before in the same parent. */
+export enum Repeat {
+  /** The first of its name. */
+  None = 0,
+  /** One more of a list. */
+  List = 1,
+  /** It will replace the one before it: the schema says the property is no list. */
+  Replace = 2,
 }
 
 function hasType(schema: ArgumentSchema | undefined, type: string): boolean {
@@ -78,6 +90,7 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
   const openByName = new Map<string, number[]>();
   /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
   let version = 0;
+  let replaceRepeats = false;
 
   function frame(
     name: string,
@@ -95,6 +108,7 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       pieces: createPieces(),
       object: null,
       lists: null,
+      replaces: false,
     };
   }
 
@@ -121,8 +135,13 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
   }
 
   return {
-    /** Starts a new, empty arguments object, shaped by the tool's schema when there is one. */
-    reset(rootSchema: ArgumentSchema | undefined): void {
+    /**
+     * Starts a new, empty arguments object, shaped by the tool's schema when there is one.
+     * With `keepLast`, a repeated element replaces the one before it when the schema says the
+     * property is no list (a parameter given twice by mistake); otherwise repeats make a list.
+     */
+    reset(rootSchema: ArgumentSchema | undefined, keepLast = false): void {
+      replaceRepeats = keepLast;
       root = frame('', 0, FrameKind.Object, rootSchema);
       root.path = ROOT_PATH;
       root.object = createObject();
@@ -160,12 +179,18 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       for (let k = Math.min(below, SHALLOW) - 1; k >= 1; k--) if (stack[k].name === name) return k;
       return -1;
     },
-    open(name: string): void {
+    /**
+     * Opens a child element of the innermost one. `asText`: its content is text whatever it
+     * holds (a parameter of a dialect whose values are never elements). Says whether the name
+     * came before in the same parent.
+     */
+    open(name: string, asText = false): Repeat {
       const parent = stack[stack.length - 1];
       if (parent.kind !== FrameKind.Object) toObject(parent);
       const index = siblingsBefore(parent, name);
       let schema = parent.schema?.properties?.[name];
-      if (hasType(schema, 'array')) {
+      const array = hasType(schema, 'array');
+      if (array) {
         if (parent.lists === null) parent.lists = new Set();
         parent.lists.add(name);
         schema = schema?.items;
@@ -175,14 +200,19 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
         if (positions === undefined) openByName.set(name, [stack.length]);
         else positions.push(stack.length);
       }
-      stack.push(
-        frame(
-          name,
-          index,
-          hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
-          schema,
-        ),
+      const child = frame(
+        name,
+        index,
+        asText || hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
+        schema,
       );
+      stack.push(child);
+      if (index === 0) return Repeat.None;
+      if (replaceRepeats && !array && schema?.type !== undefined) {
+        child.replaces = true;
+        return Repeat.Replace;
+      }
+      return Repeat.List;
     },
     /** Whitespace in an undecided element: kept aside until the element shows what it is. */
     whitespace(s: string): void {
@@ -231,7 +261,9 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
       if (stack.length >= SHALLOW) openByName.get(f.name)?.pop();
       const parent = stack[stack.length - 1];
       const target = parent.object as ToolArguments;
-      if (parent.lists?.has(f.name)) {
+      if (f.replaces) {
+        target[f.name] = value;
+      } else if (parent.lists?.has(f.name)) {
         const list = Object.hasOwn(target, f.name) ? (target[f.name] as JsonValue[]) : [];
         list.push(value);
         target[f.name] = list;

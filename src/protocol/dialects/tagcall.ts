@@ -1,0 +1,51 @@
+import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
+import { MarkupReader } from '../markup/reader.js';
+import { readTag, type Tag, TagKind } from '../tag.js';
+import type { BlockReader } from './block.js';
+
+/** Any `<name>`: inside `<arguments>` every element is an argument. */
+export const anyOpeningTag: OpeningReader = (s, at, final) => {
+  const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+  readTag(s, at, final, tag);
+  if (tag.kind === TagKind.NeedMore) return 'partial';
+  return tag.kind === TagKind.Open ? { name: tag.name, length: tag.length } : null;
+};
+
+/**
+ * The tagcall protocol (DESIGN.md §1): `<tool>` at a line start, named by its `<tool_name>`
+ * (and `<server_name>`) child, arguments as nested elements in `<arguments>`, text with the
+ * XML entities and CDATA; the deprecated JSON form `<tool>{…}</tool>`.
+ */
+export const TAGCALL_FORM: MarkupForm = {
+  format: 'xml',
+  tags: 'xml',
+  wrapper: null,
+  call: {
+    start: '<tool>',
+    read: literalOpening('<tool>'),
+    close: '</tool>',
+    closeInValue: 'line-end',
+    reopenFails: true,
+    unnamed: 'the <tool> block has no <tool_name>; name the tool to call',
+    unclosed: '<tool> was not closed with </tool>',
+  },
+  fields: { tool: 'tool_name', server: 'server_name' },
+  container: 'arguments',
+  parameter: {
+    read: anyOpeningTag,
+    close: (name) => `</${name}>`,
+    reopens: null,
+    unclosed: 'an element was not closed with its closing tag',
+  },
+  key: (name) => name,
+  nested: true,
+  text: 'xml',
+  repeated: 'list',
+  jsonForm: true,
+  empty: 'the <tool> block holds no call',
+};
+
+export const tagcall: BlockReader = {
+  open: '<tool>',
+  stream: (sink, limits) => new MarkupReader(TAGCALL_FORM, sink, limits),
+};

@@ -1,0 +1,132 @@
+import type { CallFormat } from '../events.js';
+import { startsWithAt } from '../tag.js';
+import type { ValueText } from './value-text.js';
+
+/** An opening tag read at a `<`: its name as written (maybe '') and length. */
+export interface OpeningTag {
+  name: string;
+  length: number;
+  /** It was read past text that does not belong in it: a `stray-text` warning says this. */
+  stray?: string;
+}
+
+/** Reads an opening tag at `at`: the tag, null when there is none, `partial` when `s` ends first. */
+export type OpeningReader = (
+  s: string,
+  at: number,
+  final: boolean,
+) => OpeningTag | null | 'partial';
+
+/**
+ * A dialect whose calls and arguments are written as markup, described as data for the one
+ * engine that reads them all (markup/reader.ts). The `<tool>` protocol: a `<tool>` call named
+ * by its `<tool_name>` child, arguments as nested elements inside `<arguments>`, text with
+ * entities and CDATA. Qwen3-Coder: calls `<function=name>` in a `<tool_call>` wrapper, each
+ * parameter `<parameter=key>value</parameter>`, values as written. Anthropic's `<invoke
+ * name="…">`, GLM's `<arg_key>`/`<arg_value>`, Cline's tool-named tags likewise.
+ */
+export interface MarkupForm {
+  format: CallFormat;
+  /** How tags are told apart: XML-like tags read by name (`<tool>`), or the form's literals. */
+  tags: 'xml' | 'literal';
+  /** The block around the calls (`<tool_call>` … `</tool_call>`), or null: the block is one call. */
+  wrapper: { open: string; close: string } | null;
+  call: {
+    /** What an opening starts with (`<function=`): without a name it is a mistake. */
+    start: string;
+    /** Reads a call's opening: its name, or '' when the call is named by `fields`. */
+    read: OpeningReader;
+    close: string;
+    /**
+     * What confirms the call's close written inside a value: the end of its line (`</tool>`,
+     * whose calls are lines of their own), or the next call or the block's close.
+     */
+    closeInValue: 'line-end' | 'next-call';
+    /**
+     * The call's opening again inside an unclosed call ends the first as an error, and a new
+     * block opens there (the `<tool>` protocol); otherwise it is text of the call.
+     */
+    reopenFails: boolean;
+    unnamed: string;
+    unclosed: string;
+  };
+  /** Child elements of the call that name it: the `<tool>` protocol's `tool_name` and `server_name`. */
+  fields?: { tool: string; server: string };
+  /** The child element that holds the arguments (`arguments`); without it they are the call's children. */
+  container?: string;
+  parameter: {
+    /** Reads a parameter's opening: its key as written. */
+    read: OpeningReader;
+    /** The closing tag of a parameter of this (written) name. */
+    close: (name: string) => string;
+    /**
+     * What a parameter opening starts with, when one at a line start inside a value means that
+     * value was left open (Qwen3-Coder's `<parameter=`); null when values may hold such lines.
+     */
+    reopens: string | null;
+    unclosed: string;
+  };
+  /** The argument's key from a parameter's written name. */
+  key: (name: string) => string;
+  /** Values may hold elements (objects and lists, the `<tool>` protocol); else a value is text. */
+  nested: boolean;
+  /** How a value's text is read: XML text (entities, CDATA), or per key one of `ValueText`. */
+  text: 'xml' | ((key: string) => ValueText);
+  /**
+   * A parameter given twice: a list (the `<tool>` protocol's repeated elements), or a mistake
+   * read with `duplicate-field`, keeping the last when the tool's schema says it is no list.
+   */
+  repeated: 'list' | 'warn';
+  /** The deprecated `<tool>{json}</tool>` form: a `{` first in the call. */
+  jsonForm: boolean;
+  /**
+   * `\n` written as two characters counts as a newline between tags where a close is decided
+   * (GLM's replies are logged so by some servers); its opening readers say so with a warning.
+   */
+  escapedBlanks?: boolean;
+  /** The message when a block ends holding no call. */
+  empty: string;
+  /** A form that is another one without its wrapper: read, with this `missing-wrapper` warning. */
+  missingWrapper?: string;
+  /**
+   * Such a form's wrapper close, which models still write after the call (`</tool_call>`):
+   * when it follows the call (blanks allowed), it is the call's text, not stray text.
+   */
+  orphanClose?: string;
+}
+
+/** The longest opening tag a reader waits for before deciding it is none. */
+export const MAX_OPENING = 640;
+
+/**
+ * `<prefix…>` read by a sticky `pattern` (name in group 1 or 2): partial while `s` ends within
+ * the longest such tag, so the answer never depends on where the input was cut. `stray` says
+ * what of a match does not belong in it (a `stray-text` warning), if anything.
+ */
+export function namedOpening(
+  prefix: string,
+  pattern: RegExp,
+  stray?: (match: RegExpExecArray) => string | undefined,
+): OpeningReader {
+  return (s, at, final) => {
+    const starts = startsWithAt(s, at, prefix);
+    if (starts === null) return final ? null : 'partial';
+    if (!starts) return null;
+    pattern.lastIndex = at;
+    const match = pattern.exec(s);
+    if (match === null) return !final && s.length - at < MAX_OPENING ? 'partial' : null;
+    const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
+    const message = stray?.(match);
+    if (message !== undefined) opening.stray = message;
+    return opening;
+  };
+}
+
+/** A literal opening that names nothing (`<tool>`) or always the same tool (Cline's `<read_file>`). */
+export function literalOpening(open: string, name = ''): OpeningReader {
+  return (s, at, final) => {
+    const starts = startsWithAt(s, at, open);
+    if (starts === null) return final ? null : 'partial';
+    return starts ? { name, length: open.length } : null;
+  };
+}
