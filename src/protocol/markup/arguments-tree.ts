@@ -72,48 +72,210 @@ export function createObject(): ToolArguments {
   return Object.create(null) as ToolArguments;
 }
 
+function frame(
+  name: string,
+  index: number,
+  kind: FrameKind,
+  schema: ArgumentSchema | undefined,
+): Frame {
+  return {
+    name,
+    index,
+    path: null,
+    kind,
+    schema,
+    pendingWhitespace: '',
+    pieces: createPieces(),
+    object: null,
+    lists: null,
+    replaces: false,
+  };
+}
+
 /**
  * Builds an arguments tree from element events: `open`, `text`, `close`. Same-name siblings
  * become a list; an element with child elements is an object; one with text is a string.
- * `onDelta` receives string content as it arrives, with its path.
+ * `onDelta` receives string content as it arrives, with its path. One tree serves every call
+ * of a parse (`reset` per call).
  */
-export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) => void) {
-  let root: Frame = frame('', 0, FrameKind.Object, undefined);
-  root.path = ROOT_PATH;
-  const stack: Frame[] = [root];
+export class ArgumentsTree {
+  #root: Frame = frame('', 0, FrameKind.Object, undefined);
+  readonly #stack: Frame[] = [this.#root];
   /**
    * Stack positions (from `SHALLOW` on) of the open elements of each name, ascending: finding
    * the element a closing tag belongs to is a lookup, not a walk down the stack (which is
    * quadratic when thousands of elements are open). The shallow part is walked: a map entry
    * per element cost more than the walk in the arguments models write, a few levels deep.
    */
-  const openByName = new Map<string, number[]>();
-  /** Bumped whenever an element opens, closes, or an undecided one becomes a string or object. */
-  let version = 0;
-  let replaceRepeats = false;
+  #openByName: Map<string, number[]> | null = null;
+  #replaceRepeats = false;
 
-  function frame(
-    name: string,
-    index: number,
-    kind: FrameKind,
-    schema: ArgumentSchema | undefined,
-  ): Frame {
-    return {
+  constructor(private readonly onDelta: (path: ArgumentPath, text: string) => void) {}
+
+  /**
+   * Starts a new, empty arguments object, shaped by the tool's schema when there is one.
+   * With `keepLast`, a repeated element replaces the one before it when the schema says the
+   * property is no list (a parameter given twice by mistake); otherwise repeats make a list.
+   */
+  reset(rootSchema: ArgumentSchema | undefined, keepLast = false): void {
+    this.#replaceRepeats = keepLast;
+    const root = frame('', 0, FrameKind.Object, rootSchema);
+    root.path = ROOT_PATH;
+    root.object = createObject();
+    this.#root = root;
+    this.#stack.length = 0;
+    this.#stack.push(root);
+    this.#openByName?.clear();
+  }
+
+  get top(): Frame {
+    return this.#stack[this.#stack.length - 1];
+  }
+
+  get depth(): number {
+    return this.#stack.length - 1;
+  }
+
+  /**
+   * Depth of the innermost open element called `name` (1 is a child of the root) that is
+   * shallower than `below` (default: any open element), or -1.
+   */
+  depthOf(name: string, below = this.#stack.length): number {
+    const stack = this.#stack;
+    const positions = below > SHALLOW ? this.#openByName?.get(name) : undefined;
+    if (positions !== undefined) {
+      // The last position under `below`: a binary search over the ascending positions.
+      let lo = 0;
+      let hi = positions.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (positions[mid] < below) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo > 0) return positions[lo - 1];
+    }
+    for (let k = Math.min(below, SHALLOW) - 1; k >= 1; k--) if (stack[k].name === name) return k;
+    return -1;
+  }
+
+  /**
+   * Opens a child element of the innermost one. `asText`: its content is text whatever it
+   * holds (a parameter of a dialect whose values are never elements). Says whether the name
+   * came before in the same parent.
+   */
+  open(name: string, asText = false): Repeat {
+    const stack = this.#stack;
+    const parent = stack[stack.length - 1];
+    if (parent.kind !== FrameKind.Object) toObject(parent);
+    const index = siblingsBefore(parent, name);
+    let schema = parent.schema?.properties?.[name];
+    const array = hasType(schema, 'array');
+    if (array) {
+      if (parent.lists === null) parent.lists = new Set();
+      parent.lists.add(name);
+      schema = schema?.items;
+    }
+    if (stack.length >= SHALLOW) {
+      this.#openByName ??= new Map();
+      const positions = this.#openByName.get(name);
+      if (positions === undefined) this.#openByName.set(name, [stack.length]);
+      else positions.push(stack.length);
+    }
+    const child = frame(
       name,
       index,
-      path: null,
-      kind,
+      asText || hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
       schema,
-      pendingWhitespace: '',
-      pieces: createPieces(),
-      object: null,
-      lists: null,
-      replaces: false,
-    };
+    );
+    stack.push(child);
+    if (index === 0) return Repeat.None;
+    if (this.#replaceRepeats && !array && schema?.type !== undefined) {
+      child.replaces = true;
+      return Repeat.Replace;
+    }
+    return Repeat.List;
+  }
+
+  /** Whitespace in an undecided element: kept aside until the element shows what it is. */
+  whitespace(s: string): void {
+    const f = this.top;
+    if (f.kind === FrameKind.Undecided) f.pendingWhitespace += s;
+    else if (f.kind === FrameKind.String) this.text(s);
+  }
+
+  /** Text content: makes an undecided element a string. Ignored in objects (the caller warns). */
+  text(s: string): void {
+    const at = this.#stack.length - 1;
+    const f = this.#stack[at];
+    if (f.kind === FrameKind.Object) return;
+    if (f.kind === FrameKind.Undecided) {
+      f.kind = FrameKind.String;
+      if (f.pendingWhitespace !== '') {
+        pushPiece(f.pieces, f.pendingWhitespace);
+        this.onDelta(this.#pathOf(at), f.pendingWhitespace);
+        f.pendingWhitespace = '';
+      }
+    }
+    if (s === '') return;
+    pushPiece(f.pieces, s);
+    this.onDelta(this.#pathOf(at), s);
+  }
+
+  /**
+   * Appends `s` to the innermost element, which the caller knows is a string, and returns
+   * its path: the streaming fast path reports the delta itself, one event per chunk.
+   */
+  appendString(s: string): ArgumentPath {
+    const at = this.#stack.length - 1;
+    pushPiece(this.#stack[at].pieces, s);
+    return this.#pathOf(at);
+  }
+
+  /** Closes the innermost element and stores its value in its parent. */
+  close(): void {
+    const stack = this.#stack;
+    if (stack.length < 2) throw new Error('arguments tree: close without open');
+    const f = stack[stack.length - 1];
+    let value: JsonValue;
+    if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
+    else if (f.kind === FrameKind.String) value = joinPieces(f.pieces);
+    else {
+      value = f.pendingWhitespace;
+      if (value !== '') this.onDelta(this.#pathOf(stack.length - 1), value);
+    }
+    stack.pop();
+    if (stack.length >= SHALLOW) this.#openByName?.get(f.name)?.pop();
+    const parent = stack[stack.length - 1];
+    const target = parent.object as ToolArguments;
+    if (f.replaces) {
+      target[f.name] = value;
+    } else if (parent.lists?.has(f.name)) {
+      const list = Object.hasOwn(target, f.name) ? (target[f.name] as JsonValue[]) : [];
+      list.push(value);
+      target[f.name] = list;
+    } else if (Object.hasOwn(target, f.name)) {
+      if (parent.lists === null) parent.lists = new Set();
+      parent.lists.add(f.name);
+      target[f.name] = [target[f.name], value];
+    } else {
+      target[f.name] = value;
+    }
+  }
+
+  /** Closes every open element (lenient end of a call) and returns the root object. */
+  finish(): ToolArguments {
+    while (this.#stack.length > 1) this.close();
+    return this.#root.object as ToolArguments;
+  }
+
+  /** The arguments parsed so far, without closing anything (for errors on failed calls). */
+  snapshot(): ToolArguments {
+    return this.#root.object as ToolArguments;
   }
 
   /** The path of `stack[at]`, whose ancestors are the frames below it. */
-  function pathOf(at: number): ArgumentPath {
+  #pathOf(at: number): ArgumentPath {
+    const stack = this.#stack;
     const f = stack[at];
     if (f.path === null) {
       const names: string[] = new Array(at);
@@ -126,165 +288,10 @@ export function createArgumentsTree(onDelta: (path: ArgumentPath, text: string) 
     }
     return f.path;
   }
-
-  function toObject(f: Frame): void {
-    version++;
-    f.kind = FrameKind.Object;
-    f.pendingWhitespace = '';
-    f.object = createObject();
-  }
-
-  return {
-    /**
-     * Starts a new, empty arguments object, shaped by the tool's schema when there is one.
-     * With `keepLast`, a repeated element replaces the one before it when the schema says the
-     * property is no list (a parameter given twice by mistake); otherwise repeats make a list.
-     */
-    reset(rootSchema: ArgumentSchema | undefined, keepLast = false): void {
-      replaceRepeats = keepLast;
-      root = frame('', 0, FrameKind.Object, rootSchema);
-      root.path = ROOT_PATH;
-      root.object = createObject();
-      stack.length = 0;
-      stack.push(root);
-      openByName.clear();
-      version++;
-    },
-    get version(): number {
-      return version;
-    },
-    get top(): Frame {
-      return stack[stack.length - 1];
-    },
-    get depth(): number {
-      return stack.length - 1;
-    },
-    /**
-     * Depth of the innermost open element called `name` (1 is a child of the root) that is
-     * shallower than `below` (default: any open element), or -1.
-     */
-    depthOf(name: string, below = stack.length): number {
-      const positions = below > SHALLOW ? openByName.get(name) : undefined;
-      if (positions !== undefined) {
-        // The last position under `below`: a binary search over the ascending positions.
-        let lo = 0;
-        let hi = positions.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (positions[mid] < below) lo = mid + 1;
-          else hi = mid;
-        }
-        if (lo > 0) return positions[lo - 1];
-      }
-      for (let k = Math.min(below, SHALLOW) - 1; k >= 1; k--) if (stack[k].name === name) return k;
-      return -1;
-    },
-    /**
-     * Opens a child element of the innermost one. `asText`: its content is text whatever it
-     * holds (a parameter of a dialect whose values are never elements). Says whether the name
-     * came before in the same parent.
-     */
-    open(name: string, asText = false): Repeat {
-      const parent = stack[stack.length - 1];
-      if (parent.kind !== FrameKind.Object) toObject(parent);
-      const index = siblingsBefore(parent, name);
-      let schema = parent.schema?.properties?.[name];
-      const array = hasType(schema, 'array');
-      if (array) {
-        if (parent.lists === null) parent.lists = new Set();
-        parent.lists.add(name);
-        schema = schema?.items;
-      }
-      if (stack.length >= SHALLOW) {
-        const positions = openByName.get(name);
-        if (positions === undefined) openByName.set(name, [stack.length]);
-        else positions.push(stack.length);
-      }
-      const child = frame(
-        name,
-        index,
-        asText || hasType(schema, 'string') ? FrameKind.String : FrameKind.Undecided,
-        schema,
-      );
-      stack.push(child);
-      if (index === 0) return Repeat.None;
-      if (replaceRepeats && !array && schema?.type !== undefined) {
-        child.replaces = true;
-        return Repeat.Replace;
-      }
-      return Repeat.List;
-    },
-    /** Whitespace in an undecided element: kept aside until the element shows what it is. */
-    whitespace(s: string): void {
-      const f = stack[stack.length - 1];
-      if (f.kind === FrameKind.Undecided) f.pendingWhitespace += s;
-      else if (f.kind === FrameKind.String) this.text(s);
-    },
-    /** Text content: makes an undecided element a string. Ignored in objects (the caller warns). */
-    text(s: string): void {
-      const f = stack[stack.length - 1];
-      if (f.kind === FrameKind.Object) return;
-      if (f.kind === FrameKind.Undecided) {
-        version++;
-        f.kind = FrameKind.String;
-        if (f.pendingWhitespace !== '') {
-          pushPiece(f.pieces, f.pendingWhitespace);
-          onDelta(pathOf(stack.length - 1), f.pendingWhitespace);
-          f.pendingWhitespace = '';
-        }
-      }
-      if (s === '') return;
-      pushPiece(f.pieces, s);
-      onDelta(pathOf(stack.length - 1), s);
-    },
-    /**
-     * Appends `s` to the innermost element, which the caller knows is a string, and returns
-     * its path: the streaming fast path reports the delta itself, one event per chunk.
-     */
-    appendString(s: string): ArgumentPath {
-      const at = stack.length - 1;
-      pushPiece(stack[at].pieces, s);
-      return pathOf(at);
-    },
-    /** Closes the innermost element and stores its value in its parent. */
-    close(): void {
-      if (stack.length < 2) throw new Error('arguments tree: close without open');
-      const f = stack[stack.length - 1];
-      let value: JsonValue;
-      if (f.kind === FrameKind.Object && f.object !== null) value = f.object;
-      else if (f.kind === FrameKind.String) value = joinPieces(f.pieces);
-      else {
-        value = f.pendingWhitespace;
-        if (value !== '') onDelta(pathOf(stack.length - 1), value);
-      }
-      stack.pop();
-      if (stack.length >= SHALLOW) openByName.get(f.name)?.pop();
-      const parent = stack[stack.length - 1];
-      const target = parent.object as ToolArguments;
-      if (f.replaces) {
-        target[f.name] = value;
-      } else if (parent.lists?.has(f.name)) {
-        const list = Object.hasOwn(target, f.name) ? (target[f.name] as JsonValue[]) : [];
-        list.push(value);
-        target[f.name] = list;
-      } else if (Object.hasOwn(target, f.name)) {
-        if (parent.lists === null) parent.lists = new Set();
-        parent.lists.add(f.name);
-        target[f.name] = [target[f.name], value];
-      } else {
-        target[f.name] = value;
-      }
-    },
-    /** Closes every open element (lenient end of a call) and returns the root object. */
-    finish(): ToolArguments {
-      while (stack.length > 1) this.close();
-      return root.object as ToolArguments;
-    },
-    /** The arguments parsed so far, without closing anything (for errors on failed calls). */
-    snapshot(): ToolArguments {
-      return root.object as ToolArguments;
-    },
-  };
 }
 
-export type ArgumentsTree = ReturnType<typeof createArgumentsTree>;
+function toObject(f: Frame): void {
+  f.kind = FrameKind.Object;
+  f.pendingWhitespace = '';
+  f.object = createObject();
+}

@@ -19,7 +19,7 @@ import { readJsonCall } from '../json-call.js';
 import { JsonFormBody, JsonFormEnd } from '../json-form.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 import { readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
-import { type ArgumentsTree, createArgumentsTree, FrameKind, Repeat } from './arguments-tree.js';
+import { ArgumentsTree, FrameKind, Repeat } from './arguments-tree.js';
 import {
   afterBlanks,
   confirmsBlockCloseInValue,
@@ -126,7 +126,7 @@ export class MarkupReader implements BlockStream {
     this.#format = form.format;
     this.#sink = sink;
     this.#limits = limits;
-    this.#tree = createArgumentsTree((path, text) => this.#onDelta(path, text));
+    this.#tree = new ArgumentsTree((path, text) => this.#onDelta(path, text));
   }
 
   /** Ready for the next block of the same form. */
