@@ -328,6 +328,14 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     expect(calls.map((c) => c.toolName)).toEqual(['b']);
   });
 
+  it('<tool>: stray CDATA among the arguments does not swallow the arguments after it', () => {
+    const text =
+      '<tool>\n<tool_name>f</tool_name>\n<arguments>\n<<![CDATA[x]]>\n<path>a</path>\n</arguments>\n</tool>\n';
+    const { calls, warnings } = read(text, {});
+    expect(calls[0].arguments).toEqual({ path: 'a' });
+    expect(warnings.map((w) => w.code)).toEqual(['stray-text']);
+  });
+
   it('an unknown dialect is a clear error naming the known ones', () => {
     expect(() => parse('x', { dialect: 'nope' as never })).toThrow(
       /unknown dialect "nope"; the dialects are tagcall, .*qwen3-coder.*, auto/,

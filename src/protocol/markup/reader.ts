@@ -103,8 +103,8 @@ export class MarkupReader implements BlockStream {
   #sawChild = false;
   #strayWarned = false;
   #outsideWarned = false;
-  /** `<arguments>` was written (maybe closed since). */
-  #containerSeen = false;
+  /** Arguments were written outside `<arguments>`, which they imply: its close may follow. */
+  #implied = false;
   /** Only blanks since the last newline (or the value's start): a reopening here counts. */
   #lineStart = true;
   /** The open value's text as its form reads it (literal forms), and where it began. */
@@ -281,7 +281,7 @@ export class MarkupReader implements BlockStream {
     this.#sawChild = false;
     this.#strayWarned = false;
     this.#outsideWarned = false;
-    this.#containerSeen = false;
+    this.#implied = false;
     this.#value = null;
     this.#deltaPath = null;
     this.#deltaText = '';
@@ -401,6 +401,8 @@ export class MarkupReader implements BlockStream {
     const closes = startsWithAt(s, lt, close);
     const reopens = startsWithAt(s, lt, open);
     if ((closes === null || reopens === null) && !this.#final) return wait(lt);
+    // The opening written twice, before any call: the block goes on.
+    if (reopens === true && this.#calls === 0) return lt + open.length;
     // The block's close, or a new block's opening: this one was left open, and ends here.
     if (closes === true || reopens === true) {
       const end = closes === true ? lt + close.length : lt;
@@ -490,7 +492,7 @@ export class MarkupReader implements BlockStream {
     }
     if (tag.kind === TagKind.Close) {
       // The arguments' close after arguments written outside them closes what they implied.
-      if (tag.name === form.container && this.#treeOpen && !this.#containerSeen) {
+      if (tag.name === form.container && this.#implied) {
         this.#endArguments(at);
         return lt + tag.length;
       }
@@ -514,7 +516,6 @@ export class MarkupReader implements BlockStream {
     }
     if (tag.name === form.container) {
       this.#startTree();
-      this.#containerSeen = true;
       if (!empty) {
         this.#containerOpen = true;
         this.#state = State.Children;
@@ -529,6 +530,7 @@ export class MarkupReader implements BlockStream {
         at,
       );
     this.#outsideWarned = true;
+    this.#implied = true;
     this.#startTree();
     if (!this.#openElement(tag.name, empty, at)) return lt;
     return lt + tag.length;
@@ -743,6 +745,7 @@ export class MarkupReader implements BlockStream {
   #endArguments(at: number): void {
     if (this.#treeOpen) this.#closeTo(0, at, this.#form.call.close);
     this.#containerOpen = false;
+    this.#implied = false;
   }
 
   // --- An element that holds elements (or may), and a value's text. ---
@@ -1024,7 +1027,8 @@ export class MarkupReader implements BlockStream {
     const close = s.indexOf(']]>', i);
     if (close !== -1) {
       this.#writeValue(s.slice(i, close));
-      this.#state = State.Value;
+      // Back to what holds it: a string's text, or (stray CDATA) the elements around it.
+      this.#state = this.#valueState();
       return close + 3;
     }
     if (this.#final) {
