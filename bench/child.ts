@@ -11,6 +11,7 @@ import {
 import { runFirstDelta } from './first-delta.js';
 import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
+import { type ReplyFormat, runReplies } from './reply-peers.js';
 
 const [section, arg, flag] = process.argv.slice(2);
 const sections: Record<string, () => unknown> = {
@@ -24,6 +25,7 @@ const sections: Record<string, () => unknown> = {
   'proxy-load': runProxyLoad,
   mining: runMining,
   'first-delta': runFirstDelta,
+  replies: () => runReplies(arg as ReplyFormat),
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);
