@@ -53,22 +53,33 @@ const CODE = Array.from(
   (_, i) => `  const line${i} = items.filter((x) => x.size < ${i} && x.ok);`,
 ).join('\n');
 
-const FORMATS = {
-  hermes: { dialect: 'hermes', protocol: hermesProtocol(), middleware: hermesToolMiddleware },
+/** A reply format: tagcall's dialect for it, and the peer's parser and middleware for it. */
+interface Format {
+  dialect: Dialect;
+  protocol: TCMProtocol;
+  /** The peer's (typed against its own copy of @ai-sdk/provider, the same interface). */
+  middleware: LanguageModelV3Middleware;
+}
+
+const peerMiddleware = (m: unknown) => m as LanguageModelV3Middleware;
+
+const FORMATS: Record<'hermes' | 'qwen3-coder' | 'tool-named XML', Format> = {
+  hermes: {
+    dialect: 'hermes',
+    protocol: hermesProtocol(),
+    middleware: peerMiddleware(hermesToolMiddleware),
+  },
   'qwen3-coder': {
     dialect: 'qwen3-coder',
     protocol: qwen3CoderProtocol(),
-    middleware: qwen3CoderToolMiddleware,
+    middleware: peerMiddleware(qwen3CoderToolMiddleware),
   },
   'tool-named XML': {
     dialect: 'cline',
     protocol: morphXmlProtocol(),
-    middleware: morphXmlToolMiddleware,
+    middleware: peerMiddleware(morphXmlToolMiddleware),
   },
-} as const satisfies Record<
-  string,
-  { dialect: Dialect; protocol: TCMProtocol; middleware: LanguageModelV3Middleware }
->;
+};
 export type ReplyFormat = keyof typeof FORMATS;
 export const REPLY_FORMATS = Object.keys(FORMATS) as ReplyFormat[];
 
