@@ -49,7 +49,8 @@ export type ParseWarningCode =
   | 'duplicate-field'
   | 'unclosed-thinking'
   | 'missing-wrapper'
-  | 'repaired-json';
+  | 'repaired-json'
+  | 'inexact-number';
 
 export type ThinkingFormat = 'bracket' | 'tag' | 'prefilled';
 
