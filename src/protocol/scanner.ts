@@ -108,6 +108,12 @@ export class Scanner implements Parser {
    */
   #thinkCloseAt = -1;
   #thinkCloseNoneBefore = 0;
+  /**
+   * The next newline at or after `#pos`, remembered per buffer version: a line with no newline
+   * that holds many blocks would otherwise be searched to its end once per block (O(n²)).
+   */
+  #newlineAt = -1;
+  #newlineVersion = -1;
 
   constructor(options: ParserOptions, table: OpeningTable) {
     this.#onEvent = options.onEvent;
@@ -158,6 +164,7 @@ export class Scanner implements Parser {
 
   reset(): void {
     this.#buf = '';
+    this.#bufVersion++;
     this.#pos = 0;
     this.#offset = 0;
     this.#state = Top.LineStart;
@@ -438,6 +445,17 @@ export class Scanner implements Parser {
       : this.#openings.find(this.#buf, this.#pos, end, final, this.#bufVersion);
   }
 
+  #nextNewline(): number {
+    if (
+      this.#newlineVersion !== this.#bufVersion ||
+      (this.#newlineAt !== -1 && this.#newlineAt < this.#pos)
+    ) {
+      this.#newlineVersion = this.#bufVersion;
+      this.#newlineAt = this.#buf.indexOf('\n', this.#pos);
+    }
+    return this.#newlineAt;
+  }
+
   /**
    * The rest of a line is text, unless a special-token block opens in it; in 'auto' mode a
    * `</think>` in it may end pre-filled thinking.
@@ -447,7 +465,7 @@ export class Scanner implements Parser {
     const n = buf.length;
     const anywhere = this.#table.anywhere;
     const prefilled = this.#prefilledStart;
-    const newline = buf.indexOf('\n', this.#pos);
+    const newline = this.#nextNewline();
     if (newline !== -1 && (anywhere.length === 0 || this.#fence.open) && !prefilled.undecided)
       return this.#skipProse(newline, final);
     let end = newline === -1 ? n : newline + 1;
@@ -644,6 +662,7 @@ export class Scanner implements Parser {
     }
     this.#offset += this.#buf.length + chunk.length;
     this.#buf = '';
+    this.#bufVersion++;
     this.#pos = 0;
     return true;
   }
