@@ -336,6 +336,78 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     expect(warnings.map((w) => w.code)).toEqual(['stray-text']);
   });
 
+  it('llama4: an escaped quote inside a single-quoted Python string does not break the call', () => {
+    const { calls, errors } = read(
+      `[get_weather(city='Martha\\'s Vineyard', metric='\\"cool units\\"')]`,
+      { dialect: 'llama4' },
+    );
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['get_weather', { city: "Martha's Vineyard", metric: '"cool units"' }],
+    ]);
+  });
+
+  it('llama4, olmo3: a number JavaScript cannot hold is kept as written, with inexact-number', () => {
+    for (const dialect of ['llama4', 'olmo3'] as const) {
+      const body = `calc(x=1e999, y=4e523, z=${'9'.repeat(309)})`;
+      const text =
+        dialect === 'llama4' ? `[${body}]` : `<function_calls>\n${body}\n</function_calls>`;
+      const { calls, warnings } = read(text, { dialect });
+      expect(calls[0].arguments).toEqual({ x: '1e999', y: '4e523', z: '9'.repeat(309) });
+      expect(warnings.map((w) => w.code)).toEqual([
+        'inexact-number',
+        'inexact-number',
+        'inexact-number',
+      ]);
+    }
+  });
+
+  it("olmo3: a value is read as Python reads it, never rewritten (`cat <<'EOF'`, `\\$HOME`)", () => {
+    const { calls } = read(
+      `<function_calls>\nrun(cmd="cat <<'EOF' > a.sh\\necho \\$HOME\\nEOF")\n</function_calls>`,
+      { dialect: 'olmo3' },
+    );
+    expect(calls[0].arguments).toEqual({ cmd: "cat <<'EOF' > a.sh\necho \\$HOME\nEOF" });
+  });
+
+  it('the calls of one block end in order, whatever the chunking (a Mistral list)', () => {
+    const text =
+      '[TOOL_CALLS][{"name": "a", "arguments": {"x": "1"}}, {"name": "b", "arguments": {"y": "2"}}]';
+    const order = (size: number) => {
+      const types: string[] = [];
+      const parser = createParser({
+        dialect: 'mistral',
+        onEvent: (e) => {
+          if (e.type === 'tool-start' || e.type === 'tool-end') types.push(e.type);
+        },
+      });
+      for (let i = 0; i < text.length; i += size) parser.feed(text.slice(i, i + size));
+      parser.end();
+      return types;
+    };
+    for (const size of [1, 3, text.length])
+      expect(order(size)).toEqual(['tool-start', 'tool-end', 'tool-start', 'tool-end']);
+  });
+
+  it('hermes: what streams is the final value, also when the JSON is repaired', () => {
+    const text =
+      '<tool_call>{"name":"edit","arguments":{"name":"inner_value","content":"He said "hello" to me"}}</tool_call>';
+    const streamed = new Map<string, string>();
+    let call: Record<string, unknown> = {};
+    const parser = createParser({
+      dialect: 'hermes',
+      onEvent: (e) => {
+        if (e.type === 'argument-delta')
+          streamed.set(e.path.names[0], (streamed.get(e.path.names[0]) ?? '') + e.text);
+        if (e.type === 'tool-end') call = e.call.arguments;
+      },
+    });
+    for (let i = 0; i < text.length; i += 3) parser.feed(text.slice(i, i + 3));
+    parser.end();
+    expect(call).toEqual({ name: 'inner_value', content: 'He said "hello" to me' });
+    expect(Object.fromEntries(streamed)).toEqual(call);
+  });
+
   it('an unknown dialect is a clear error naming the known ones', () => {
     expect(() => parse('x', { dialect: 'nope' as never })).toThrow(
       /unknown dialect "nope"; the dialects are tagcall, .*qwen3-coder.*, auto/,

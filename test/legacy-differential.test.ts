@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createParser, type Dialect, type ParseOptions, type ParserEvent } from './support/all.js';
+import {
+  createParser,
+  DIALECT_VALUES,
+  type Dialect,
+  type ParseOptions,
+  type ParserEvent,
+} from './support/all.js';
 import { ALL_DIALECTS, dialectInputs, optionsOf, replyIn } from './support/dialect-inputs.js';
 import { documentArbitrary } from './support/documents.js';
 import { type FoldedEvent, foldEvents } from './support/event-sequence.js';
@@ -13,7 +19,9 @@ function read(text: string, options: ParseOptions, legacy: boolean) {
   const parser = make({ ...options, onEvent: (e: ParserEvent) => events.push(e) } as never);
   parser.feed(text);
   parser.end();
-  const messages = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+  const messages = events.flatMap((e) =>
+    e.type === 'warning' || e.type === 'error' ? [e.message] : [],
+  );
   return { folded: foldEvents(events), messages };
 }
 
@@ -37,6 +45,19 @@ const MEANT: ReadonlyArray<{
   both?: true;
   example: { text: string; options: ParseOptions };
 }> = [
+  {
+    // #25: the JSON family (JSON, Python calls, Gemma's bodies) is read by one engine whose
+    // events are meant to differ: calls of a block end in order, each owning its own text;
+    // values stream as read; repairs are the reader's own. So these dialects are compared by
+    // what they read: the calls, the text, the thinking, and which warnings and errors.
+    name: 'the JSON family compared by what it reads',
+    both: true,
+    adjust: (events, options) => (isJsonFamily(options) ? [reading(events)] : events),
+    example: {
+      text: '<tool_call>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]</tool_call>',
+      options: { dialect: 'hermes' },
+    },
+  },
   {
     // After arguments written outside `<arguments>`, the call's own children are read as such
     // (a `<tool_name>`, a new `<tool>`), where the old parser read them as more arguments, and
@@ -148,12 +169,93 @@ const MEANT: ReadonlyArray<{
     },
   },
   {
+    // The reader repairs what a model clearly meant, in one pass; jsonrepair's guesses at what
+    // is no JSON (unquoted text as a value, a tag inside JSON, a key with no colon) made calls
+    // of garbage (`"content": <x>null` read as the string "<x>null"): those are errors now.
+    name: 'what is no JSON is no call',
+    adjust: (events) => events,
+    skip: (messages) =>
+      messages.some((m) =>
+        /cannot begin with|is no value|is not followed by|stands where a comma|write the tool's name after|followed by more than|invalid escape|is no number/.test(
+          m,
+        ),
+      ),
+    example: {
+      text: '<tool_call>\n{"name": "f", "arguments": {"a": <x>null}}\n</tool_call>\n',
+      options: { dialect: 'hermes' },
+    },
+  },
+  {
+    // #25: a Python string is read by Python's rules (`'Martha\\'s'`, `"say \\"hi\\""`); the old
+    // reader broke such strings at their escaped quotes. And a harmony message's header ends at
+    // its own `<|message|>`, never at the next message's.
+    name: 'escaped quotes in Python strings, harmony headers',
+    adjust: (events) => events,
+    skip: (messages, text) =>
+      /\\["']/.test(text) ||
+      // An escape that means nothing is kept as written (Python's rule; jsonrepair dropped it).
+      /\\[^"'\\/nrtbfvxuUa0\n]/.test(text) ||
+      messages.some((m) => m.startsWith('a harmony header ends')),
+    example: {
+      text: "[get_weather(city='Martha\\'s Vineyard', metric='\\\"cool units\\\"')]\n",
+      options: { dialect: 'llama4' },
+    },
+  },
+  {
+    // A special token of the model's vocabulary cannot stand inside a JSON string: a body's
+    // special-token close (`<|END_ACTION|>`, `<|tool_call_end|>`) ends it wherever it stands,
+    // as DeepSeek's always did; a string it cuts is cut short.
+    name: 'special-token closes end a body anywhere',
+    adjust: (events) => events,
+    skip: (messages) => messages.some((m) => m.includes("cut short by the block's close")),
+    example: {
+      text: '<|START_ACTION|>[{"tool_name": "a<|END_ACTION|>", "parameters": {}}]<|END_ACTION|>\n',
+      options: { dialect: 'command-r7b' },
+    },
+  },
+  {
     // A call is named by a name: an empty `<tool_name>` gives no `tool-name` event.
     name: 'no tool-name for an empty name',
     adjust: (events) => events.filter((e) => !(e.type === 'tool-name' && e.toolName === '')),
     example: { text: '<tool>\n<tool_name></tool_name>\n</tool>\n', options: {} },
   },
 ];
+
+const isJsonFamily = (options: ParseOptions) =>
+  options.dialect === 'auto' ||
+  (options.dialect !== undefined &&
+    options.dialect !== 'tagcall' &&
+    DIALECT_VALUES[options.dialect] !== 'text');
+
+/** Warnings whose rules the one reader changed: repairs are its own, and it says more of them. */
+const READER_WARNINGS = new Set([
+  'repaired-json',
+  'inexact-number',
+  'stray-text',
+  'duplicate-field',
+]);
+
+/**
+ * What a sequence of events reads, as one summary entry: the calls, the text, the thinking,
+ * the other warnings, and whether anything failed (a broken body's error code may differ: the
+ * reader says what is wrong, where the old parse said what it found missing).
+ */
+function reading(events: FoldedEvent[]): FoldedEvent {
+  const summary = {
+    calls: events.flatMap((e) => {
+      if (e.type !== 'tool-end') return [];
+      const call = e.call as { toolName: string; arguments: unknown; format: string };
+      return [{ toolName: call.toolName, arguments: call.arguments, format: call.format }];
+    }),
+    text: events.map((e) => (e.type === 'text' ? e.text : '')).join(''),
+    thinking: events.map((e) => (e.type === 'thinking-delta' ? e.text : '')).join(''),
+    warnings: events
+      .flatMap((e) => (e.type === 'warning' && !READER_WARNINGS.has(e.code) ? [e.code] : []))
+      .sort(),
+    failed: events.some((e) => e.type === 'error'),
+  };
+  return { type: 'text', text: JSON.stringify(summary) };
+}
 
 /** Each call's warnings moved to just before its end (or its error), in their order. */
 function warningsAtCallEnd(events: FoldedEvent[]): FoldedEvent[] {
@@ -202,6 +304,13 @@ function reconcile(text: string, options: ParseOptions) {
   if (MEANT.some((m) => m.skip?.(messages, text))) return null;
   let now = folded;
   let before = whole(text, options, true);
+  // Where the old parse of a JSON-family body had to guess (it repaired, or it failed), the
+  // one reader's own rules decide now: only what the old parse read as written is compared.
+  if (
+    isJsonFamily(options) &&
+    before.some((e) => e.type === 'error' || (e.type === 'warning' && e.code === 'repaired-json'))
+  )
+    return null;
   for (const meant of MEANT) {
     if (JSON.stringify(now) === JSON.stringify(before)) break;
     before = meant.adjust(before, options);

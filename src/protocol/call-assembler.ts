@@ -182,6 +182,18 @@ export class CallAssembler implements BlockSink {
         return pos;
       }
       case BlockStatus.Open:
+        if (final && !capped) {
+          // Every block is decided at the end of the input: one left open is no call.
+          pushPiece(this.#raw, s.slice(pos));
+          this.#fail(
+            stream.stop(
+              'incomplete-tool-call',
+              'the block was not closed before the input ended',
+              this.#blockStart,
+            ),
+          );
+          return s.length;
+        }
         if (!capped) {
           this.ended = BlockEnd.Open;
           return pos;

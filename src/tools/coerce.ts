@@ -1,11 +1,10 @@
-import { jsonrepair } from 'jsonrepair';
+import { readModelValue } from '../protocol/body/model-json.js';
 import {
   type JsonValue,
   PARSER_DEFAULTS,
   renderArguments,
   type ToolArguments,
 } from '../protocol/index.js';
-import { jsonDepthExceeds } from '../protocol/json-call.js';
 import type { JsonSchema } from './define-tool.js';
 
 const types = (schema: JsonSchema | undefined): string[] =>
@@ -17,21 +16,13 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * An object or list written as text: JSON, or what a model or a template meant by it (Python's
- * `{'a': True}`, as Seed-OSS's template writes dicts; single quotes, trailing commas), read
- * through jsonrepair. Text nested deeper than the parser's default `maxDepth` stays text (for
- * validation to report): nothing downstream meets deeper values, and jsonrepair recurses.
+ * `{'a': True}`, as Seed-OSS's template writes dicts; single quotes, trailing commas), read by
+ * the parser's model-JSON reader (one pass, linear). Text nested deeper than the parser's
+ * default `maxDepth` stays text, for validation to report.
  */
 function parseJson(text: string): JsonValue | undefined {
-  if (jsonDepthExceeds(text, PARSER_DEFAULTS.maxDepth) !== -1) return undefined;
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    try {
-      return JSON.parse(jsonrepair(text)) as JsonValue;
-    } catch {
-      return undefined;
-    }
-  }
+  const read = readModelValue(text, undefined, PARSER_DEFAULTS.maxDepth);
+  return read.ok ? read.value : undefined;
 }
 
 const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } =>

@@ -1,4 +1,4 @@
-import { coerceValue, type ParseOptions, parse } from './all.js';
+import { coerceValue, createParser, type Dialect, type ParseOptions, parse } from './all.js';
 
 /**
  * Input shapes that were quadratic once (each found by timing doubled inputs), for the test
@@ -58,6 +58,51 @@ const parses =
       parse(text, options);
     };
   };
+
+/** `text(n)` read by one parser, whole (`chunk` 0) or `chunk` characters at a time. */
+const fedBy =
+  (shape: (n: number) => string, options: ParseOptions, chunk: number) => (n: number) => {
+    const text = shape(n);
+    return () => {
+      const parser = createParser({ ...options, onEvent: () => {} });
+      if (chunk === 0) parser.feed(text);
+      else for (let i = 0; i < text.length; i += chunk) parser.feed(text.slice(i, i + chunk));
+      parser.end();
+    };
+  };
+
+/** Each dialect whose body is JSON, with how it wraps a string argument's JSON value. */
+const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = [
+  ['hermes', (v) => `<tool_call>{"name": "f", "arguments": {"a": ${v}}}</tool_call>`],
+  ['nemotron', (v) => `<TOOLCALL>[{"name": "f", "arguments": {"a": ${v}}}]</TOOLCALL>`],
+  ['jamba', (v) => `<tool_calls>[{"name": "f", "arguments": {"a": ${v}}}]</tool_calls>`],
+  [
+    'command-r7b',
+    (v) => `<|START_ACTION|>[{"tool_name": "f", "parameters": {"a": ${v}}}]<|END_ACTION|>`,
+  ],
+  ['granite', (v) => `<|tool_call|>[{"name": "f", "arguments": {"a": ${v}}}]`],
+  ['mistral', (v) => `[TOOL_CALLS]f[ARGS]{"a": ${v}}`],
+  ['llama3-json', (v) => `<|python_tag|>{"name": "f", "parameters": {"a": ${v}}}`],
+  [
+    'deepseek',
+    (v) =>
+      `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": ${v}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+  ],
+  [
+    'kimi-k2',
+    (v) =>
+      `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": ${v}}<|tool_call_end|><|tool_calls_section_end|>`,
+  ],
+  [
+    'gpt-oss',
+    (v) =>
+      `<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": ${v}}<|call|>`,
+  ],
+  ['functionary', (v) => `<function=f>{"a": ${v}}</function>`],
+  ['lfm2', (v) => `<|tool_call_start|>[{"name": "f", "arguments": {"a": ${v}}}]<|tool_call_end|>`],
+  ['llama4', (v) => `[f(a=${v})]`],
+  ['olmo3', (v) => `<function_calls>\nf(a=${v})\n</function_calls>`],
+];
 
 const inValue = (body: string) =>
   `<tool>\n<tool_name>x</tool_name>\n<arguments><v>${body}</v></arguments>\n</tool>\n`;
@@ -127,6 +172,33 @@ export const HOSTILE_SHAPES: HostileShape[] = [
     },
     2_000,
   ],
+  // #30 item 1: jsonrepair took 5 s for 74 KB and 17 s for 147 KB of this string, in every
+  // dialect whose body is JSON. Each is read whole and fed 4 characters at a time.
+  ...JSON_BODY_DIALECTS.flatMap(([dialect, wrap]): HostileShape[] =>
+    [0, 4].map(
+      (chunk): HostileShape => [
+        `${dialect}: a JSON string of thousands of unescaped quotes (${chunk === 0 ? 'whole' : '4-char chunks'})`,
+        fedBy(
+          (n) => wrap(`"ж${'a'.repeat(n)}\\\\${'"'.repeat(n / 8)}"`),
+          { dialect, maxCallBytes: 1 << 30 },
+          chunk,
+        ),
+        16_384,
+      ],
+    ),
+  ),
+  // #30 item 2: 1.1 MB of this took 11.8 s whole, 0.8 s in small chunks.
+  ...(['<|channel|>', '<|start|>assistant<|channel|>'] as const).flatMap((unit) =>
+    (['gpt-oss', 'auto'] as const).flatMap((dialect) =>
+      [0, 4].map(
+        (chunk): HostileShape => [
+          `${dialect}: ${unit} repeated (${chunk === 0 ? 'whole' : '4-char chunks'})`,
+          fedBy((n) => unit.repeat(n / unit.length), { dialect }, chunk),
+          65_536,
+        ],
+      ),
+    ),
+  ),
   [
     'a number of thousands of digits that is not a number',
     (n) => {

@@ -239,3 +239,18 @@ export function byFirstCharacter(
     },
   };
 }
+
+/** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */
+const MAX_HEAD_LOOK = 300;
+
+/**
+ * Whether `head` (a sticky pattern) matches at `after`: true or false, or null while the
+ * input may still become a match (it ends within `MAX_HEAD_LOOK` on what `prefix` accepts).
+ */
+export function confirmedBy(head: RegExp, prefix: RegExp) {
+  return (s: string, after: number, final: boolean): boolean | null => {
+    head.lastIndex = after;
+    if (head.test(s)) return true;
+    return !final && s.length - after < MAX_HEAD_LOOK && prefix.test(s.slice(after)) ? null : false;
+  };
+}

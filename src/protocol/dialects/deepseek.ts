@@ -1,22 +1,23 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
 import type { BlockReader } from './block.js';
-import { createJsonCallStream, type JsonCallForm } from './json-call-stream.js';
 
-const FORM: JsonCallForm = {
+const FORM: BodyForm = {
   format: 'deepseek',
-  wrapper: { open: '<｜tool▁calls▁begin｜>', close: '<｜tool▁calls▁end｜>' },
+  kind: 'sections',
+  open: '<｜tool▁calls▁begin｜>',
+  close: '<｜tool▁calls▁end｜>',
+  closeIsToken: true,
+  syntax: Syntax.Json,
   call: {
     open: '<｜tool▁call▁begin｜>',
     separator: '<｜tool▁sep｜>',
     close: '<｜tool▁call▁end｜>',
-  },
-  // V3 and R1 write the constant `function` before the separator, then the name on its own
-  // line and the arguments in a ```json fence.
-  nameOf: (header) => (header === 'function' ? '' : header),
-  nameAfterSeparator(_header, body) {
-    const newline = body.indexOf('\n');
-    if (newline === -1) return null;
-    const json = body.indexOf('{', newline);
-    return json === -1 ? null : { name: body.slice(0, newline).trim(), json };
+    // V3 and R1 write the constant `function` before the separator, then the name on its own
+    // line and the arguments in a ```json fence.
+    nameOf: (header) => (header === 'function' ? '' : header),
+    nameOnNextLine: true,
   },
 };
 
@@ -26,7 +27,7 @@ const FORM: JsonCallForm = {
  * write `function<｜tool▁sep｜>name` and a fenced JSON body. Both are read.
  */
 export const deepseek: BlockReader = {
-  open: FORM.wrapper.open,
+  open: FORM.open,
   anywhere: true,
-  stream: (sink, limits) => createJsonCallStream(FORM, sink, limits),
+  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
 };

@@ -2,27 +2,15 @@ import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
+import { functionaryRecipient, functionaryTag } from './functionary.js';
+import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyStart } from './harmony.js';
-import {
-  commandR7b,
-  functionaryRecipient,
-  functionaryTag,
-  gemma4,
-  granite,
-  hermes,
-  hermesStream,
-  jamba,
-  lfm2,
-  llama3BareJson,
-  llama3PythonTag,
-  llama4,
-  nemotron,
-  olmo3,
-  olmo3Stream,
-} from './json-body.js';
+import { commandR7b, granite, hermes, hermesStream, jamba, nemotron } from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
+import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
+import { lfm2, llama4, olmo3, olmo3Stream } from './python-calls.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { tagcall } from './tagcall.js';
@@ -91,7 +79,7 @@ const toolCallAuto: BlockReader = {
       c === '<'
         ? qwen3Coder.stream(sink, limits)
         : c === '{' || c === '[' || c === ''
-          ? hermesStream(sink, limits, c !== '')
+          ? hermesStream(sink, limits)
           : glm.stream(sink, limits),
     ),
 };

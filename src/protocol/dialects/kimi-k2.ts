@@ -1,16 +1,22 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
 import type { BlockReader } from './block.js';
-import { createJsonCallStream, type JsonCallForm } from './json-call-stream.js';
 
-const FORM: JsonCallForm = {
+const FORM: BodyForm = {
   format: 'kimi-k2',
-  wrapper: { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' },
+  kind: 'sections',
+  open: '<|tool_calls_section_begin|>',
+  close: '<|tool_calls_section_end|>',
+  closeIsToken: true,
+  syntax: Syntax.Json,
   call: {
     open: '<|tool_call_begin|>',
     separator: '<|tool_call_argument_begin|>',
     close: '<|tool_call_end|>',
+    // The call's id stands where the name does: `functions.get_weather:0`.
+    nameOf: (header) => /^(?:functions\.)?(.*?)(?::\d+)?$/s.exec(header)?.[1]?.trim() ?? '',
   },
-  // The call's id stands where the name does: `functions.get_weather:0`.
-  nameOf: (header) => /^(?:functions\.)?(.*?)(?::\d+)?$/s.exec(header)?.[1]?.trim() ?? '',
 };
 
 /**
@@ -19,7 +25,7 @@ const FORM: JsonCallForm = {
  * `<|tool_calls_section_end|>` (special tokens). Its thinking is `<think>` … `</think>`.
  */
 export const kimiK2: BlockReader = {
-  open: FORM.wrapper.open,
+  open: FORM.open,
   anywhere: true,
-  stream: (sink, limits) => createJsonCallStream(FORM, sink, limits),
+  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
 };

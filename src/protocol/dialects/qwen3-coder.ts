@@ -1,7 +1,7 @@
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
-import { functionJsonHead } from './json-body.js';
+import { functionJsonHead } from './functionary.js';
 
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
 export const QWEN3_CODER_FORM: MarkupForm = {

@@ -1094,8 +1094,8 @@ export class MarkupReader implements BlockStream {
       `the JSON form of ${this.#form.call.start} is deprecated; write XML elements`,
       start,
     );
-    if (result.repaired !== undefined)
-      this.#warn('repaired-json', result.repaired, start + (result.position ?? 0));
+    for (const warning of result.warnings)
+      this.#warn(warning.code, warning.message, start + warning.at);
     this.#closeCall(closeAt + this.#form.call.close.length);
   }
 

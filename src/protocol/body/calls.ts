@@ -1,0 +1,368 @@
+import type { BlockLimits, BlockSink } from '../dialects/block.js';
+import type { ArgumentPath, CallFormat, JsonValue, ToolArguments } from '../events.js';
+import { createObject } from '../markup/arguments-tree.js';
+import { Container, ModelJsonReader, Syntax, type ValueEvents } from './model-json.js';
+
+/** What a body holds: call objects (or a list of them, or Python calls), or one call's arguments. */
+export type BodyShape = 'calls' | 'arguments';
+
+interface OpenCall {
+  id: string;
+  name: string;
+  /** Argument text read before the name: told once the name is. */
+  held: Array<[ArgumentPath, string]>;
+  /** How many values of each argument key came so far (a repeat is the next index). */
+  counts: Map<string, number>;
+  path: ArgumentPath | null;
+  /** `arguments` written as a JSON string: its own reader, fed the string's text. */
+  inner: ModelJsonReader | null;
+  innerArguments: JsonValue | undefined;
+  /** Where its value began (a failure of the call points there). */
+  at: number;
+  /** The call's value is complete; it ends where `end` says unless the block's end extends it. */
+  end: number;
+  complete: boolean;
+  arguments: ToolArguments;
+}
+
+type FailureCode = 'missing-tool-name' | 'invalid-json' | 'max-depth-exceeded';
+
+const NAME_KEYS = new Set(['name', 'tool_name']);
+const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
+
+/**
+ * Turns what the value reader tells into calls, as the text streams: a call starts at its
+ * object's `{` (or its Python call's name, or, for a body of arguments, where its header named
+ * it), is named once its `"name"` string is read, streams the text of each top-level string
+ * argument as the reader decodes it (held until the name is known), and is complete when its
+ * value closes. It ends when what follows shows it is not the last of the block (the next
+ * call's start), or at the block's end (its text then runs to the block's close): the calls of
+ * a block end in order, the same however the text was cut. Its arguments are the value the
+ * reader built, which is exactly what was streamed (a repeated key is streamed as the next
+ * index of its path, with `duplicate-field`, and the last one counts, as JSON readers do).
+ */
+export class CallBuilder implements ValueEvents {
+  readonly #sink: BlockSink;
+  readonly #limits: BlockLimits;
+  readonly #shape: BodyShape;
+  readonly #format: CallFormat;
+  /** The depth of call objects: 1 for a body that is one call, 2 in a list; 0 until known. */
+  #callDepth = 0;
+  #call: OpenCall | null = null;
+  /** The key of the call object being read, and the depth its arguments object stands at. */
+  #callKey = '';
+  #argumentsDepth = -1;
+  /** Calls started in this block, for a failure to end. */
+  readonly started: string[] = [];
+  #failed: { message: string; at: number; code: FailureCode } | null = null;
+
+  /** A bare object is a call only with its arguments (`{"name": "Ada", "age": 3}` is data). */
+  readonly #bare: boolean;
+
+  constructor(
+    sink: BlockSink,
+    limits: BlockLimits,
+    shape: BodyShape,
+    format: CallFormat,
+    bare = false,
+  ) {
+    this.#sink = sink;
+    this.#limits = limits;
+    this.#shape = shape;
+    this.#format = format;
+    this.#bare = bare;
+  }
+
+  /** A body of arguments: its call, named by the header that came before. */
+  startNamed(name: string): void {
+    this.#endPending();
+    this.#callDepth = 0;
+    this.#begin(name);
+    this.#argumentsDepth = 1;
+  }
+
+  /** Why the body is no call (beyond what the reader says), if it is not. */
+  get failure() {
+    return this.#failed;
+  }
+
+  /** The current call's id (warnings are its own) and name, if one is being read. */
+  get currentId(): string | undefined {
+    return this.#call?.id;
+  }
+
+  get currentName(): string | undefined {
+    return this.#call?.name || undefined;
+  }
+
+  /** The current call's text runs to absolute `end` (its own close, after its value). */
+  extendEnd(end: number): void {
+    if (this.#call !== null) this.#call.end = end;
+  }
+
+  /** The last call of the block ends at absolute `end`, its text running to the block's close. */
+  endBlock(end: number): void {
+    const call = this.#call;
+    if (call === null) return;
+    if (!call.complete) return;
+    this.#finishCall(call, end);
+  }
+
+  /** The call whose value closed, if the next thing read shows it is over: its end. */
+  #endPending(): void {
+    const call = this.#call;
+    if (call?.complete) this.#finishCall(call, call.end);
+  }
+
+  #finishCall(call: OpenCall, end: number): void {
+    this.#call = null;
+    this.flush();
+    this.#sink.end(call.id, call.name, call.arguments, this.#format, end);
+  }
+
+  #begin(name: string, at = 0): void {
+    this.flush();
+    const id = this.#sink.start();
+    this.started.push(id);
+    this.#call = {
+      id,
+      name,
+      held: [],
+      counts: new Map(),
+      path: null,
+      inner: null,
+      innerArguments: undefined,
+      at,
+      end: 0,
+      complete: false,
+      arguments: createObject(),
+    };
+    this.#callKey = '';
+    this.#argumentsDepth = -1;
+    if (name !== '') this.#sink.name(id, name);
+  }
+
+  // --- ValueEvents. ---
+
+  open(depth: number, kind: Container, at: number, name: string): void {
+    if (this.#shape === 'arguments') {
+      if (depth === 1 && kind !== Container.Object)
+        this.#fail('invalid-json', 'the arguments are no object', at);
+      return;
+    }
+    if (this.#callDepth === 0) this.#callDepth = kind === Container.Array ? 2 : 1;
+    if (depth === this.#callDepth && kind !== Container.Array) {
+      this.#endPending();
+      this.#begin(kind === Container.Call ? name : '', at);
+      // A Python call's keywords are its arguments.
+      if (kind === Container.Call) this.#argumentsDepth = depth;
+      return;
+    }
+    if (
+      depth === this.#callDepth + 1 &&
+      this.#call !== null &&
+      kind === Container.Object &&
+      ARGUMENT_KEYS.has(this.#callKey)
+    )
+      this.#argumentsDepth = depth;
+  }
+
+  key(depth: number, key: string, at: number): void {
+    if (depth === this.#callDepth && this.#argumentsDepth !== depth) this.#callKey = key;
+    else if (depth === this.#argumentsDepth && this.#call !== null) {
+      const call = this.#call;
+      const index = call.counts.get(key) ?? 0;
+      call.counts.set(key, index + 1);
+      call.path = { names: [key], indices: [index] };
+      if (index > 0) {
+        this.flush();
+        this.#sink.warn(
+          'duplicate-field',
+          `argument ${JSON.stringify(key)} is given more than once; the last one counts`,
+          at,
+          call.id,
+        );
+      }
+    }
+  }
+
+  text(depth: number, text: string): void {
+    const call = this.#call;
+    if (call === null) return;
+    if (depth === this.#argumentsDepth + 1 && call.path !== null)
+      this.#delta(call, call.path, text);
+    else if (depth === this.#callDepth + 1 && ARGUMENT_KEYS.has(this.#callKey))
+      this.#innerText(call, text);
+  }
+
+  value(depth: number, value: JsonValue, end: number): void {
+    const call = this.#call;
+    if (this.#shape === 'arguments') {
+      if (depth === 1 && call !== null) {
+        call.arguments = asArguments(value);
+        call.complete = true;
+        call.end = end;
+      }
+      return;
+    }
+    // The arguments object closed: what follows in the call is no argument.
+    if (depth === this.#argumentsDepth && depth !== this.#callDepth) this.#argumentsDepth = -1;
+    if (call === null) {
+      if (depth === this.#callDepth || depth === 1)
+        this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
+      return;
+    }
+    if (depth === this.#callDepth + 1 && NAME_KEYS.has(this.#callKey) && typeof value === 'string')
+      this.#name(call, value.trim());
+    else if (
+      depth === this.#callDepth + 1 &&
+      ARGUMENT_KEYS.has(this.#callKey) &&
+      typeof value === 'string'
+    )
+      this.#endInner(call, end);
+    else if (depth === this.#callDepth) this.#complete(call, value, end);
+  }
+
+  warn(code: 'repaired-json' | 'inexact-number', message: string, at: number): void {
+    this.flush();
+    this.#sink.warn(code, message, at, this.#call?.id);
+  }
+
+  // --- A call's parts. ---
+
+  #name(call: OpenCall, name: string): void {
+    if (call.name !== '' || name === '') return;
+    call.name = name;
+    this.flush();
+    this.#sink.name(call.id, name);
+    for (const [path, text] of call.held) this.#sink.delta(call.id, path, text);
+    call.held = [];
+  }
+
+  #delta(call: OpenCall, path: ArgumentPath, text: string): void {
+    if (call.name === '') {
+      call.held.push([path, text]);
+      return;
+    }
+    if (path !== this.#pendingPath || call.id !== this.#pendingId) {
+      this.flush();
+      this.#pendingPath = path;
+      this.#pendingId = call.id;
+    }
+    this.#pendingText += text;
+  }
+
+  /** Argument text read but not told: one delta a read and value, not one a piece. */
+  #pendingPath: ArgumentPath | null = null;
+  #pendingId = '';
+  #pendingText = '';
+
+  /** Tells the argument text read so far (before any other event, and at the end of a read). */
+  flush(): void {
+    if (this.#pendingPath !== null && this.#pendingText !== '')
+      this.#sink.delta(this.#pendingId, this.#pendingPath, this.#pendingText);
+    this.#pendingPath = null;
+    this.#pendingText = '';
+  }
+
+  /** `arguments` written as a JSON string: its decoded text is read as the arguments. */
+  #innerText(call: OpenCall, text: string): void {
+    if (call.inner === null) {
+      const outer = this;
+      let path: ArgumentPath | null = null;
+      const counts = new Map<string, number>();
+      call.inner = new ModelJsonReader(
+        {
+          syntax: Syntax.Json,
+          top: 'value',
+          closes: [],
+          closeInStrings: false,
+          maxDepth: this.#limits.maxDepth,
+        },
+        {
+          open() {},
+          key(depth, name) {
+            if (depth !== 1) return;
+            const index = counts.get(name) ?? 0;
+            counts.set(name, index + 1);
+            path = { names: [name], indices: [index] };
+          },
+          text(depth, piece) {
+            if (depth === 2 && path !== null) outer.#delta(call, path, piece);
+          },
+          value(depth, value) {
+            if (depth === 1) call.innerArguments = value;
+          },
+          warn() {},
+        },
+      );
+    }
+    this.#innerPending += text;
+    const read = call.inner.read(this.#innerPending, 0, 0, false);
+    this.#innerPending = this.#innerPending.slice(read);
+  }
+
+  #innerPending = '';
+
+  #endInner(call: OpenCall, at: number): void {
+    const inner = call.inner;
+    if (inner === null) {
+      call.innerArguments = undefined;
+      return;
+    }
+    inner.read(this.#innerPending, 0, 0, true);
+    this.#innerPending = '';
+    if (!inner.finish(0) || !isObject(inner.result)) {
+      call.innerArguments = undefined;
+      if (inner.depthExceeded)
+        this.#fail(
+          'max-depth-exceeded',
+          `the arguments nest deeper than ${this.#limits.maxDepth} levels`,
+          at,
+        );
+      else
+        this.#fail('invalid-json', '"arguments" is a string that does not hold a JSON object', at);
+    }
+  }
+
+  #complete(call: OpenCall, value: JsonValue, end: number): void {
+    const fields = (isObject(value) ? value : {}) as Record<string, JsonValue>;
+    if (this.#bare && fields.arguments === undefined && fields.parameters === undefined) {
+      this.#fail(
+        'missing-tool-name',
+        'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}',
+        call.at,
+      );
+      return;
+    }
+    if (call.name === '') {
+      this.#fail(
+        'missing-tool-name',
+        'each call needs "name": {"name": "tool", "arguments": {…}}',
+        call.at,
+      );
+      return;
+    }
+    const written = fields.arguments ?? fields.parameters;
+    const args = typeof written === 'string' ? call.innerArguments : written;
+    if (args !== undefined && args !== null && !isObject(args)) {
+      this.#fail('invalid-json', '"arguments" must be an object', end);
+      return;
+    }
+    call.arguments = asArguments(args ?? null);
+    call.complete = true;
+    call.end = end;
+  }
+
+  #fail(code: FailureCode, message: string, at: number): void {
+    if (this.#failed === null) this.#failed = { code, message, at };
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The value as arguments: an object (null-prototype, as the reader builds them), or `{}`. */
+function asArguments(value: JsonValue | undefined): ToolArguments {
+  return isObject(value) ? (value as ToolArguments) : createObject();
+}

@@ -1,0 +1,54 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import { type BlockReader, confirmedBy } from './block.js';
+
+const FUNCTIONARY_TAG: BodyForm = {
+  format: 'functionary',
+  kind: 'named',
+  open: '<function=',
+  close: '</function>',
+  syntax: Syntax.Json,
+  header: { pattern: /([A-Za-z_][\w.-]*)>\s*(?=\{)/y, partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/ },
+};
+const FUNCTIONARY_RECIPIENT: BodyForm = {
+  format: 'functionary',
+  kind: 'named',
+  open: '>>>',
+  close: '',
+  syntax: Syntax.Json,
+  header: {
+    pattern: /([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=\{)/y,
+    partial: /^(?:[A-Za-z_][\w.-]*[ \t]*(?:\r?\n?\s*)?)?$/,
+  },
+};
+
+/** After `<function=`: a name, `>` and a JSON object (functionary's; Qwen's has tags). */
+export const functionJsonHead = confirmedBy(
+  /[A-Za-z_][\w.-]*>\s*\{/y,
+  /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
+);
+/** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */
+const recipientHead = confirmedBy(
+  /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y,
+  /^(?:[A-Za-z_][\w.-]*[ \t]*\r?)?$/,
+);
+
+/**
+ * MeetKai functionary's forms, as its templates write them: v3.1's `<function=name>{json}
+ * </function>`, and v3.2's `>>>name` + a newline + a JSON object (`>>>all` is the model's
+ * text). Both follow the reply's text or the last call in the same line, so each opens
+ * anywhere its head (name, `>` and `{`; name and newline) confirms it.
+ */
+export const functionaryTag: BlockReader = {
+  open: FUNCTIONARY_TAG.open,
+  lineStart: functionJsonHead,
+  midLine: functionJsonHead,
+  stream: (sink, limits) => new BodyReader(FUNCTIONARY_TAG, sink, limits),
+};
+export const functionaryRecipient: BlockReader = {
+  open: FUNCTIONARY_RECIPIENT.open,
+  lineStart: recipientHead,
+  midLine: recipientHead,
+  stream: (sink, limits) => new BodyReader(FUNCTIONARY_RECIPIENT, sink, limits),
+};

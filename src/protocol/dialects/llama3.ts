@@ -1,0 +1,37 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import type { BlockReader } from './block.js';
+
+const PYTHON_TAG: BodyForm = {
+  format: 'llama3-json',
+  kind: 'calls',
+  open: '<|python_tag|>',
+  close: '',
+  syntax: Syntax.Json,
+};
+const BARE_JSON: BodyForm = {
+  format: 'llama3-json',
+  kind: 'calls',
+  open: '{"name"',
+  openIsBody: true,
+  close: '',
+  syntax: Syntax.Json,
+  bareObject: true,
+};
+
+/**
+ * Llama 3.1 / 3.2 / 3.3's JSON calls: after `<|python_tag|>` (a special token, anywhere), or
+ * a bare `{"name": …, "parameters": {…}}` object at a line start, as their templates ask for
+ * (and as Qwen models write when they drop `<tool_call>`). Ended by the JSON value. A bare
+ * object is a call only with its arguments: `{"name": "Ada", "age": 3}` is data.
+ */
+export const llama3PythonTag: BlockReader = {
+  open: PYTHON_TAG.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(PYTHON_TAG, sink, limits),
+};
+export const llama3BareJson: BlockReader = {
+  open: BARE_JSON.open,
+  stream: (sink, limits) => new BodyReader(BARE_JSON, sink, limits),
+};

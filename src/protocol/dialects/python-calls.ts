@@ -1,0 +1,72 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from './block.js';
+
+const LFM2: BodyForm = {
+  format: 'lfm2',
+  kind: 'calls',
+  open: '<|tool_call_start|>',
+  close: '<|tool_call_end|>',
+  closeIsToken: true,
+  syntax: Syntax.Python,
+};
+
+/**
+ * Liquid LFM2's form: `<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>`, the
+ * calls as a Python list (its own template), or as a JSON list of calls (llama.cpp's).
+ */
+export const lfm2: BlockReader = {
+  open: LFM2.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(LFM2, sink, limits),
+};
+
+const OLMO3: BodyForm = {
+  format: 'olmo3',
+  kind: 'calls',
+  open: '<function_calls>',
+  close: '</function_calls>',
+  syntax: Syntax.Python,
+  sequence: true,
+};
+
+/**
+ * OLMo 3's form: Python calls, one a line, in `<function_calls>` … `</function_calls>` (the
+ * tag Anthropic's form uses: in `auto` a body that starts with a name is OLMo 3's). Its close
+ * is a plain tag: a Python string (in either quote) can hold it.
+ */
+export const olmo3: BlockReader = {
+  open: OLMO3.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(OLMO3, sink, limits),
+};
+
+/** OLMo 3's body in 'auto', once its first character says it is not Anthropic's. */
+export const olmo3Stream = (sink: BlockSink, limits: BlockLimits) =>
+  new BodyReader(OLMO3, sink, limits);
+
+const LLAMA4: BodyForm = {
+  format: 'llama4',
+  kind: 'calls',
+  open: '[',
+  openIsBody: true,
+  close: '',
+  syntax: Syntax.Python,
+};
+
+/** `[` then a call's name and `(`. */
+const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y, /^\s*(?:[A-Za-z_][\w.-]*\s*)?$/);
+
+/**
+ * Llama 4's (and other pythonic models') calls: a Python list of calls, `[get_weather(city=
+ * "Paris"), now()]`, as a line of its own or right after the reply's text (its template
+ * writes the text, then the list). It opens only when a name and `(` follow the `[` (a
+ * Markdown link or bracketed thinking does not).
+ */
+export const llama4: BlockReader = {
+  open: '[',
+  lineStart: pythonCallHead,
+  midLine: pythonCallHead,
+  stream: (sink, limits) => new BodyReader(LLAMA4, sink, limits),
+};

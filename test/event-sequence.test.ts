@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createParser, type Dialect, type ParseOptions, type ParserEvent } from './support/all.js';
+import { cutsArbitrary, splitAt } from './support/chunk.js';
+import { ALL_DIALECTS, dialectInputs, optionsOf, replyIn } from './support/dialect-inputs.js';
+import { DIALECT_TOKENS } from './support/documents.js';
+import { foldEvents, splitSurrogate } from './support/event-sequence.js';
+
+/** The events of `chunks` fed one by one, and the most held back after any feed. */
+function feed(chunks: readonly string[], options: ParseOptions) {
+  const events: ParserEvent[] = [];
+  const parser = createParser({ ...options, onEvent: (e) => events.push(e) });
+  let held = 0;
+  for (const chunk of chunks) {
+    parser.feed(chunk);
+    held = Math.max(held, parser.held);
+  }
+  parser.end();
+  return { events, held };
+}
+
+const folded = (chunks: readonly string[], options: ParseOptions) =>
+  foldEvents(feed(chunks, options).events);
+
+/** Every dialect's tokens and pieces of calls, for soups that mix the families' markers. */
+const markerSoup = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...DIALECT_TOKENS) },
+      fc.constantFrom(
+        '[THINK]',
+        '[/THINK]',
+        '<|start|>assistant',
+        '<|channel|>',
+        'commentary to=functions.read_file',
+        '<|message|>',
+        '<|call|>',
+        '>>>',
+        'read_file\n',
+        '<|tool_call>call:read_file{path:<|"|>a<|"|>}<tool_call|>',
+        '"',
+        '\\',
+        '\r\n',
+        '🎉',
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => parts.join(''));
+
+describe('the event sequence is the same on every chunking (docs/protocol.md)', () => {
+  for (const input of dialectInputs()) {
+    it(`${input.name}: every cut, and one character a chunk`, () => {
+      const whole = folded([input.text], input.options);
+      expect(folded(Array.from(input.text), input.options)).toEqual(whole);
+      fc.assert(
+        fc.property(cutsArbitrary, (cuts) => {
+          expect(folded(splitAt(input.text, cuts), input.options)).toEqual(whole);
+        }),
+        { numRuns: 100 },
+      );
+    });
+  }
+
+  for (const dialect of ALL_DIALECTS) {
+    const written: Dialect = dialect === 'auto' ? 'qwen3-coder' : dialect;
+    it(`${dialect}: replies written by its own renderer, hard values, cut and damaged`, () => {
+      fc.assert(
+        fc.property(replyIn(written), cutsArbitrary, (text, cuts) => {
+          const options = optionsOf(dialect);
+          expect(folded(splitAt(text, cuts), options)).toEqual(folded([text], options));
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it(`${dialect}: every family's markers, in any order`, () => {
+      fc.assert(
+        fc.property(markerSoup, cutsArbitrary, (text, cuts) => {
+          const options = optionsOf(dialect);
+          expect(folded(splitAt(text, cuts), options)).toEqual(folded([text], options));
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+describe('what the parser emits is well-formed and what it holds is bounded', () => {
+  it('no event splits a surrogate pair, whatever the dialect and the chunking', () => {
+    const written = fc
+      .constantFrom(...ALL_DIALECTS)
+      .chain((d) => replyIn(d === 'auto' ? 'hermes' : d))
+      .map((text) => text.replace(/e/g, '🎉'));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ALL_DIALECTS),
+        written,
+        cutsArbitrary,
+        (reader, text, cuts) => {
+          const { events } = feed(splitAt(text, cuts), optionsOf(reader));
+          expect(splitSurrogate(events)).toBeNull();
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  // docs/parser.md, "Hold-back bound": what is read but not decided stays under this.
+  const maxHold = 64;
+  const bound = maxHold + 2048;
+  it(`holds back at most maxHold + 2 KiB characters after any feed (${bound} here)`, () => {
+    const long = (s: string) => s.repeat(3000);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ALL_DIALECTS),
+        fc.oneof(
+          markerSoup.map(long),
+          fc.constantFrom(...ALL_DIALECTS).chain((d) => replyIn(d === 'auto' ? 'glm' : d)),
+          fc.constantFrom(
+            long('['),
+            long(' '),
+            `<tool>\n<tool_name>t</tool_name>\n<arguments>\n<a>${long('</a>   ')}`,
+            `<tool_call>\n<function=f>\n<parameter=a>\n${long('</parameter>\n')}`,
+            long('<function='),
+            long('<|'),
+            long('```'),
+          ),
+        ),
+        fc.integer({ min: 1, max: 64 }),
+        (dialect, text, size) => {
+          const chunks: string[] = [];
+          for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+          const { held } = feed(chunks, { ...optionsOf(dialect), maxHold });
+          expect(held).toBeLessThanOrEqual(bound);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
