@@ -6,10 +6,12 @@ import {
   type JsonSchema,
   type NativeEvent,
   type NativeTool,
+  type ParseOptions,
   parse,
   renderCall,
 } from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
+import { ALL_DIALECTS, dialectInputs, optionsOf, replyIn } from './support/dialect-inputs.js';
 import { delimiterSoupArbitrary, documentArbitrary } from './support/documents.js';
 import { treeArbitrary } from './support/trees.js';
 
@@ -26,9 +28,11 @@ const editSchema: JsonSchema = {
 };
 const tools: NativeTool[] = [{ name: 'edit', inputSchema: editSchema }];
 
-function translate(chunks: readonly string[], toolList = tools) {
+function translate(chunks: readonly string[], toolList = tools, parser: ParseOptions = {}) {
   const events: NativeEvent[] = [];
-  const native = createNativeCalls({ tools: toolList, idPrefix: 'c' }, (e) => events.push(e));
+  const native = createNativeCalls({ tools: toolList, idPrefix: 'c', parser }, (e) =>
+    events.push(e),
+  );
   for (const chunk of chunks) native.feed(chunk);
   native.end();
   const json = new Map<string, string>();
@@ -138,4 +142,89 @@ describe('native calls from the text protocol', () => {
         .join(''),
     ).toBe(broken);
   });
+});
+
+// #25: what `tagcall serve` sends as `arguments` fragments and the middleware as
+// `tool-input-delta`s, concatenated, is the final call's arguments in every dialect: the
+// parser's deltas never need retracting, so nothing streamed is contradicted at the end.
+describe('native call fragments join to the final arguments in every dialect', () => {
+  /** The keys of a JSON object's top level, in order, duplicates kept (JSON.parse drops them). */
+  const topLevelKeys = (json: string): string[] => {
+    const keys: string[] = [];
+    let depth = 0;
+    for (let i = 0; i < json.length; i++) {
+      const c = json[i];
+      if (c === '"') {
+        let end = i + 1;
+        while (json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+        if (depth === 1 && json[end + 1] === ':') keys.push(JSON.parse(json.slice(i, end + 1)));
+        i = end;
+      } else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+    }
+    return keys;
+  };
+
+  /**
+   * Each ended call's fragments, parsed, beside its final arguments, and its keys as written:
+   * the writer writes a key again when what it streamed was not the final value, which is
+   * right only when the value turned out no string (`<tool>`'s repeated or nested elements).
+   */
+  const joined = (chunks: readonly string[], options: ParseOptions) => {
+    const { events, json } = translate(chunks, [], options);
+    return events.flatMap((e) => {
+      if (e.type !== 'call-end') return [];
+      const written = json.get(e.id) ?? '';
+      return [
+        {
+          fragments: JSON.parse(written),
+          keys: topLevelKeys(written),
+          final: JSON.parse(e.argumentsJson),
+        },
+      ];
+    });
+  };
+  const expectJoined = (chunks: readonly string[], options: ParseOptions, label = '') => {
+    for (const { fragments, keys, final } of joined(chunks, options)) {
+      expect(fragments, label).toEqual(final);
+      const again = keys.filter((key, i) => keys.indexOf(key) !== i);
+      for (const key of again)
+        expect(typeof final[key], `${label}: string ${key} streamed, then rewritten`).not.toBe(
+          'string',
+        );
+    }
+  };
+
+  it("the issue's example: a repaired hermes string streams as its final value", () => {
+    const reply =
+      '<tool_call>{"name":"edit","arguments":{"name":"inner_value","content":"He said "hello" to me"}}</tool_call>';
+    const chunks = reply.match(/[^]{1,3}/g) ?? [];
+    const { json } = translate(chunks, [], { dialect: 'hermes' });
+    expect(json.get('c0')).toBe('{"name":"inner_value","content":"He said \\"hello\\" to me"}');
+  });
+
+  it('on every checked-in input, whole and in 1-, 3- and 7-character chunks', () => {
+    for (const input of dialectInputs())
+      for (const size of [1, 3, 7]) {
+        const chunks: string[] = [];
+        for (let i = 0; i < input.text.length; i += size)
+          chunks.push(input.text.slice(i, i + size));
+        expectJoined(chunks, input.options, `${input.name} in ${size}-char chunks`);
+      }
+  });
+
+  for (const dialect of ALL_DIALECTS)
+    it(`${dialect}: replies written by its own renderer, cut anywhere`, () => {
+      fc.assert(
+        fc.property(
+          replyIn(dialect === 'auto' ? 'hermes' : dialect),
+          cutsArbitrary,
+          (text, cuts) => {
+            for (const { fragments, final } of joined(splitAt(text, cuts), optionsOf(dialect)))
+              expect(fragments).toEqual(final);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
 });
