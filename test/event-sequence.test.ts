@@ -63,6 +63,31 @@ describe('the event sequence is the same on every chunking (docs/protocol.md)', 
     });
   }
 
+  // Shapes a seeded fuzz found, kept so they stay fixed: #30 item 3's (functionary lost
+  // characters in 64-character chunks; mistral and auto told different events by chunking),
+  // and a Python list whose newline before the next item came in an earlier chunk (a
+  // missing-comma repair was told only when cut there).
+  const FOUND: Array<[Dialect | 'auto', string]> = [
+    ['functionary', '>>>read_file\n</arguments><|tool_call_start|>[read_file(path="a"),}'],
+    ['mistral', '[TOOL_CALLS]]\r\n</read_file>'],
+    ['auto', '[TOOL_CALLS]]\r\n</read_file>'],
+    ['llama4', '</function><|tool_call_start|>[read_file(path="a")\n<function_calls></tool>'],
+    ['olmo3', '<function_calls>\nf(a=1)\n\ng(b="x")\n</function_calls>'],
+  ];
+  for (const [dialect, text] of FOUND)
+    it(`${dialect}: ${JSON.stringify(text)} at every cut, and 1 and 64 characters a chunk`, () => {
+      const options = optionsOf(dialect);
+      const whole = folded([text], options);
+      expect(folded(Array.from(text), options)).toEqual(whole);
+      for (let cut = 1; cut < text.length; cut++)
+        expect(folded([text.slice(0, cut), text.slice(cut)], options), `cut at ${cut}`).toEqual(
+          whole,
+        );
+      const padded = `${'x'.repeat(40)}${text}`;
+      const chunks = padded.match(/[^]{1,64}/g) ?? [];
+      expect(folded(chunks, options)).toEqual(folded([padded], options));
+    });
+
   for (const dialect of ALL_DIALECTS) {
     const written: Dialect = dialect === 'auto' ? 'qwen3-coder' : dialect;
     it(`${dialect}: replies written by its own renderer, hard values, cut and damaged`, () => {

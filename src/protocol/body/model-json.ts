@@ -145,17 +145,21 @@ export class ModelJsonReader {
   #repaired = false;
   #failure: ReadFailure | null = null;
   #closeAt = -1;
-  /** The text the searches below were made in, and where they found a backslash and a close. */
-  #scanned = '';
-  #backslashAt = -1;
-  #specialAt = -1;
+  /** Decoded string text not yet handed on. */
+  #run = '';
+  readonly #stringEnds: StringEnds;
   /** The top-level value, once complete. */
   #result: JsonValue | undefined = undefined;
   #offset = 0;
 
-  constructor(config: ReaderConfig, events: ValueEvents) {
+  /**
+   * `ends` may be shared by the readers of one stream (a block's calls, one after another in
+   * the same text), so that what one found ahead is not searched for again by the next.
+   */
+  constructor(config: ReaderConfig, events: ValueEvents, ends = new StringEnds()) {
     this.#config = config;
     this.#events = events;
+    this.#stringEnds = ends;
   }
 
   get failure(): ReadFailure | null {
@@ -188,6 +192,7 @@ export class ModelJsonReader {
    */
   read(s: string, from: number, offset: number, final: boolean): number {
     this.#offset = offset;
+    this.#stringEnds.reset(s);
     let i = from;
     while (i <= s.length) {
       let next: number;
@@ -266,7 +271,8 @@ export class ModelJsonReader {
       for (const close of this.#config.closes) if (chunk.indexOf(close[0]) !== -1) return false;
     if (!this.#repaired && this.#config.syntax === Syntax.Json && /[\n\r\t]/.test(chunk))
       return false;
-    this.#stringText(chunk, 0);
+    this.#stringText(chunk);
+    this.#flushRun();
     return true;
   }
 
@@ -354,6 +360,9 @@ export class ModelJsonReader {
 
   #readAfter(s: string, i: number, final: boolean): number {
     const j = this.#skip(s, i, final);
+    const skipped = j < 0 ? -j - 1 : j;
+    // Remembered across reads: the blanks before a value may come in an earlier chunk.
+    if (skipped > i && s.slice(i, skipped).includes('\n')) this.#newlineAfter = true;
     if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
     const close = this.#atClose(s, j, final);
     if (close !== false) return close === null ? -j - 1 : this.#closeHere(j);
@@ -378,8 +387,8 @@ export class ModelJsonReader {
     }
     // No comma between two values: one was forgotten (Python calls may stand one a line).
     if (frame.kind === Container.Array || c === 0x22 || c === 0x27 || isWordStart(c)) {
-      const newline = s.slice(i, j).includes('\n');
-      if (!(newline && this.#config.syntax === Syntax.Python)) this.#repair('a missing comma', j);
+      if (!(this.#newlineAfter && this.#config.syntax === Syntax.Python))
+        this.#repair('a missing comma', j);
       frame.afterComma = true;
       this.#mode = frame.kind === Container.Array ? Mode.Value : Mode.Key;
       return j;
@@ -393,60 +402,67 @@ export class ModelJsonReader {
     const quote = this.#quote;
     const gemma = quote === GEMMA_QUOTE;
     const specials = this.#config.closeInStrings ? this.#config.closes : NONE;
-    // The next backslash and special close are found once and kept while they stand ahead:
-    // searching again at each quote is quadratic in a string of quotes with no backslash.
-    if (this.#scanned !== s) {
-      this.#scanned = s;
-      this.#backslashAt = -1;
-      this.#specialAt = -1;
-    }
+    const ends = this.#stringEnds;
+    ends.within(gemma ? '<' : quote);
     for (;;) {
-      const q = s.indexOf(gemma ? '<' : quote, i);
-      if (!gemma && this.#backslashAt < i) this.#backslashAt = indexOrEnd(s, '\\', i);
-      if (specials.length > 0 && this.#specialAt < i) this.#specialAt = firstOf(s, specials, i);
-      const b = gemma ? -1 : this.#backslashAt;
-      const k = specials.length === 0 || this.#specialAt === s.length ? -1 : this.#specialAt;
-      let stop = s.length;
-      if (q !== -1) stop = q;
-      if (b !== -1 && b < stop) stop = b;
-      if (k !== -1 && k <= stop) {
-        this.#stringText(s.slice(i, k), i);
+      // Raw newlines and tabs are a repair in JSON: each is told where it stands.
+      const checksRaw = this.#config.syntax === Syntax.Json && !this.#repaired;
+      const quoteAt = ends.quote(i);
+      const stop = gemma ? quoteAt : Math.min(quoteAt, ends.backslash(i));
+      const k = specials.length === 0 ? s.length : ends.special(specials, i);
+      let end = Math.min(stop, k);
+      if (end >= s.length && !final) {
+        // Hold what may be the start of the special close, or of Gemma's quote.
+        for (const special of specials) end = Math.min(end, partialStart(s, i, special));
+        if (gemma) end = Math.min(end, partialStart(s, i, GEMMA_QUOTE));
+      }
+      const raw = checksRaw ? ends.raw(i) : s.length;
+      if (raw < end) {
+        this.#stringText(s.slice(i, raw));
+        this.#repair('a raw newline or tab in a string', raw);
+        i = raw;
+        continue;
+      }
+      this.#stringText(s.slice(i, end));
+      if (k < s.length && k <= stop) {
         this.#closeAt = this.#offset + k;
         this.#fail("the string is cut short by the block's close", this.#stringAt - this.#offset);
         return -k - 1;
       }
       if (stop >= s.length) {
-        // Hold what may be the start of the special close, or of Gemma's quote.
-        let end = s.length;
-        if (!final) {
-          for (const special of specials) end = Math.min(end, partialStart(s, i, special));
-          if (gemma) end = Math.min(end, partialStart(s, i, GEMMA_QUOTE));
-        }
-        this.#stringText(s.slice(i, end), i);
+        this.#flushRun();
         return -end - 1;
       }
-      this.#stringText(s.slice(i, stop), i);
-      if (stop === b) {
-        const next = this.#readEscape(s, b, final);
-        if (next < 0) return next;
+      if (stop !== quoteAt) {
+        const next = this.#readEscape(s, stop, final);
+        if (next < 0) {
+          this.#flushRun();
+          return next;
+        }
         i = next;
         continue;
       }
       if (gemma) {
         const closes = startsWithAt(s, stop, GEMMA_QUOTE);
-        if (closes === null && !final) return -stop - 1;
+        if (closes === null && !final) {
+          this.#flushRun();
+          return -stop - 1;
+        }
         if (closes !== true) {
-          this.#stringText('<', stop);
+          this.#stringText('<');
           i = stop + 1;
           continue;
         }
         return this.#endString(stop + GEMMA_QUOTE.length);
       }
       const closes = this.#quoteCloses(s, stop + 1, final);
-      if (closes === null) return -stop - 1;
+      if (closes === null) {
+        this.#flushRun();
+        return -stop - 1;
+      }
       if (closes) return this.#endString(stop + 1);
       this.#repair('a quote inside a string that was not escaped', stop);
-      this.#stringText(quote, stop);
+      this.#stringText(quote);
       i = stop + 1;
     }
   }
@@ -464,20 +480,20 @@ export class ModelJsonReader {
     return next;
   }
 
-  /** Decoded text of the string, `at` where it stands (raw newlines and tabs are a repair). */
-  #stringText(text: string, at: number, raw = true): void {
-    if (text === '') return;
-    if (raw && this.#config.syntax === Syntax.Json && !this.#repaired) {
-      // Told where it stands: the text before it first, whatever the chunking.
-      const raw = text.search(/[\n\r\t]/);
-      if (raw !== -1) {
-        this.#stringText(text.slice(0, raw), at);
-        this.#repair('a raw newline or tab in a string', at + raw);
-        this.#stringText(text.slice(raw), at + raw);
-        return;
-      }
-    }
-    let out = this.#highSurrogate + text;
+  /** Decoded text of the string: gathered, and handed on once per read (see #flushRun). */
+  #stringText(text: string): void {
+    this.#run += text;
+  }
+
+  /**
+   * Hands on the text gathered since the last flush: one piece and one delta per read of a
+   * string, not one per escape. Flushed before anything else is told (a repair, a failure,
+   * the string's end) and whenever a read stops, so the order is the same whatever the split.
+   */
+  #flushRun(): void {
+    if (this.#run === '') return;
+    let out = this.#highSurrogate + this.#run;
+    this.#run = '';
     this.#highSurrogate = '';
     const last = out.charCodeAt(out.length - 1);
     if (last >= 0xd800 && last <= 0xdbff) {
@@ -490,6 +506,7 @@ export class ModelJsonReader {
   }
 
   #endString(next: number): number {
+    this.#flushRun();
     const text = joinPieces(this.#text) + this.#highSurrogate;
     if (this.#highSurrogate !== '' && !this.#isKey)
       this.#events.text(this.#stack.length + 1, this.#highSurrogate);
@@ -555,23 +572,19 @@ export class ModelJsonReader {
       if (!/^[\da-fA-F]+$/.test(hex)) return this.#badEscape(s, at);
       const code = Number.parseInt(hex, 16);
       if (code > 0x10ffff) return this.#badEscape(s, at);
-      this.#stringText(
-        e === 'U' ? String.fromCodePoint(code) : String.fromCharCode(code),
-        at,
-        false,
-      );
+      this.#stringText(e === 'U' ? String.fromCodePoint(code) : String.fromCharCode(code));
       return at + 2 + digits;
     }
     const table = python ? PYTHON_ESCAPES : JSON_ESCAPES;
     const decoded = Object.hasOwn(table, e) ? table[e] : undefined;
     if (decoded !== undefined) {
-      this.#stringText(decoded, at, false);
+      this.#stringText(decoded);
       return at + 2;
     }
     // `\'` in JSON: what the model meant is the quote.
     if (e === "'" && !python) {
       this.#repair('an escaped single quote', at);
-      this.#stringText("'", at, false);
+      this.#stringText("'");
       return at + 2;
     }
     return this.#badEscape(s, at);
@@ -580,7 +593,7 @@ export class ModelJsonReader {
   /** An escape that means nothing: kept as written (Python does the same). */
   #badEscape(s: string, at: number): number {
     if (this.#config.syntax === Syntax.Json) this.#repair('an invalid escape, kept as written', at);
-    this.#stringText(s.slice(at, at + 2), at);
+    this.#stringText(s.slice(at, at + 2));
     return Math.min(at + 2, s.length);
   }
 
@@ -702,9 +715,12 @@ export class ModelJsonReader {
     else (frame.value as ToolArguments)[frame.key] = value;
     this.#events.value(depth, value, end);
     this.#mode = Mode.After;
+    this.#newlineAfter = false;
   }
 
   #keyAt = 0;
+  /** Whether a newline stood between the last value and what follows it (Python's calls). */
+  #newlineAfter = false;
 
   #setKey(key: string, at: number): void {
     const frame = this.#top();
@@ -781,6 +797,7 @@ export class ModelJsonReader {
 
   #repair(what: string, at: number): void {
     if (this.#repaired) return;
+    this.#flushRun();
     this.#repaired = true;
     this.#events.warn(
       'repaired-json',
@@ -790,6 +807,7 @@ export class ModelJsonReader {
   }
 
   #fail(message: string, at: number, cut = false): void {
+    this.#flushRun();
     if (this.#failure === null) this.#failure = { message, at: this.#offset + at, cut };
     this.#mode = Mode.Failed;
   }
@@ -812,11 +830,93 @@ function callValue(frame: Frame): JsonValue {
 
 const NONE: readonly string[] = [];
 
-/** Where the first of `literals` next stands in `s` from `i`, or the length of `s`. */
-function firstOf(s: string, literals: readonly string[], i: number): number {
-  let first = s.length;
-  for (const literal of literals) first = Math.min(first, indexOrEnd(s, literal, i));
-  return first;
+/** Where a literal next stands in a text, found once and kept while it stands ahead. */
+class Search {
+  #from = 0;
+  #at = -1;
+
+  clear(): void {
+    this.#at = -1;
+  }
+
+  /** The first `literal` at or after `i` in `text` (`text.length` when none). */
+  next(text: string, literal: string, i: number): number {
+    if (this.#at < i || this.#from > i) {
+      this.#from = i;
+      this.#at = indexOrEnd(text, literal, i);
+    }
+    return this.#at;
+  }
+
+}
+
+/**
+ * Where, in one text, what ends a run of a string's literal text next stands: its quote, a
+ * backslash, a special close, a raw newline or tab. Searching again at each escape or quote
+ * is quadratic in a string of them, and searching at each string for a character the text
+ * lacks is quadratic in a text of strings: each search is kept for the text while it stands
+ * ahead, across reads (a whole message is one text read once per call).
+ */
+export class StringEnds {
+  #text = '';
+  #quoteChar = '';
+  #specialsOf: readonly string[] = [];
+  readonly #quote = new Search();
+  readonly #backslash = new Search();
+  /** One search a close: a close the text lacks is searched for once, not once per call. */
+  #specials: Search[] = [];
+  readonly #raw = RAW_CONTROLS.map(() => new Search());
+
+  /** The text the next searches are in. */
+  reset(text: string): void {
+    if (this.#text === text) return;
+    this.#text = text;
+    this.#quote.clear();
+    this.#backslash.clear();
+    for (const search of this.#specials) search.clear();
+    for (const search of this.#raw) search.clear();
+  }
+
+  /** The quote of the string being read (Python mixes `'` and `"`). */
+  within(quoteChar: string): void {
+    if (this.#quoteChar !== quoteChar) this.#quote.clear();
+    this.#quoteChar = quoteChar;
+  }
+
+  quote(i: number): number {
+    return this.#quote.next(this.#text, this.#quoteChar, i);
+  }
+
+  backslash(i: number): number {
+    return this.#backslash.next(this.#text, '\\', i);
+  }
+
+  /** The first of the block's closes (several literals, kept as one search). */
+  special(specials: readonly string[], i: number): number {
+    if (!sameLiterals(specials, this.#specialsOf)) {
+      this.#specialsOf = specials;
+      this.#specials = specials.map(() => new Search());
+    }
+    let first = this.#text.length;
+    for (let k = 0; k < specials.length; k++)
+      first = Math.min(first, this.#specials[k].next(this.#text, specials[k], i));
+    return first;
+  }
+
+  raw(i: number): number {
+    let first = this.#text.length;
+    for (let c = 0; c < RAW_CONTROLS.length; c++)
+      first = Math.min(first, this.#raw[c].next(this.#text, RAW_CONTROLS[c], i));
+    return first;
+  }
+}
+const RAW_CONTROLS = ['\n', '\r', '\t'];
+
+function sameLiterals(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** Where `c` next stands in `s` from `i`, or the length of `s`. */

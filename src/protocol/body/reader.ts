@@ -10,7 +10,7 @@ import type { ParseErrorCode } from '../events.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
 import type { BodyForm } from './form.js';
-import { ModelJsonReader } from './model-json.js';
+import { ModelJsonReader, StringEnds } from './model-json.js';
 
 enum State {
   Start = 0,
@@ -56,6 +56,8 @@ export class BodyReader implements BlockStream {
   #blockStart = 0;
   #builder: CallBuilder;
   #reader: ModelJsonReader | null = null;
+  /** Shared by this stream's readers: what one found ahead, the next need not search for. */
+  readonly #stringEnds = new StringEnds();
   #failed: BlockFailure | null = null;
   /** Text of a section call's header so far, and where it began. */
   #header = '';
@@ -168,6 +170,7 @@ export class BodyReader implements BlockStream {
         maxDepth: this.#limits.maxDepth,
       },
       this.#builder,
+      this.#stringEnds,
     );
   }
 
@@ -536,14 +539,17 @@ export class BodyReader implements BlockStream {
 
 /** The earliest of harmony's ends at or after `i`, with its length (a start is not consumed). */
 function harmonyEnd(s: string, i: number): { at: number; length: number } | null {
-  let best: { at: number; length: number } | null = null;
-  for (const end of HARMONY_ENDS) {
-    const at = s.indexOf(end, i);
-    if (at !== -1 && (best === null || at < best.at))
-      best = { at, length: end === HARMONY_START ? 0 : end.length };
-  }
-  return best;
+  // One scan that stops at the first end: searching for each end to the end of the text is
+  // quadratic in a message of many blocks that lacks one of them.
+  HARMONY_END.lastIndex = i;
+  const match = HARMONY_END.exec(s);
+  if (match === null) return null;
+  return { at: match.index, length: match[0] === HARMONY_START ? 0 : match[0].length };
 }
+const HARMONY_END = new RegExp(
+  HARMONY_ENDS.map((end) => end.replace(/[|]/g, '\\|')).join('|'),
+  'g',
+);
 
 /** Where a partial harmony end may begin at the end of `s`. */
 function harmonyPartialEnd(s: string, from: number): number {
