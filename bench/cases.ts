@@ -21,7 +21,6 @@ import {
   user,
 } from 'tagcall';
 import { type Corpus, generateCorpus, generateMessage } from './corpus.js';
-import { type BenchDialect, inDialect } from './dialect-corpus.js';
 import { median, now, percentile, splitEvery, timeMedian, timeOnce, utf8Bytes } from './measure.js';
 import * as peers from './peers.js';
 
@@ -102,34 +101,6 @@ const onCorpus = (
 const onBlocks = (name: string, chunk: number, run: (chunks: string[][]) => number) =>
   chunkedCase(name, 'tool blocks only', chunk, run);
 
-/** tagcall reading the corpus with its calls in another model's format. */
-function dialectCase(label: string, dialect: BenchDialect, chunk: number): ThroughputCase {
-  return {
-    name: `${label} dialect, tagcall \`feed\``,
-    input: 'full corpus, its calls in the dialect',
-    chunk,
-    prepare(corpus) {
-      const messages = inDialect(corpus.messages, dialect);
-      const chunks = chunked(messages, chunk);
-      const work = () => {
-        let calls = 0;
-        const parser = createParser({
-          dialect,
-          onEvent: (event: ParserEvent) => {
-            if (event.type === 'tool-end') calls++;
-          },
-        });
-        for (const message of chunks) {
-          for (const piece of message) parser.feed(piece);
-          parser.end();
-        }
-        return calls;
-      };
-      return { bytes: utf8Bytes(messages), expected: corpus.calls, work };
-    },
-  };
-}
-
 export const CASES: ThroughputCase[] = [
   {
     name: 'tagcall `parse` (folded result)',
@@ -143,10 +114,6 @@ export const CASES: ThroughputCase[] = [
   },
   onCorpus('tagcall `feed` (events)', 0, tagcallFeed),
   ...[4, 16, 64, 1024].map((size) => onCorpus('tagcall `feed` (events)', size, tagcallFeed)),
-  ...[0, 4].flatMap((size) => [
-    dialectCase('Qwen3-Coder', 'qwen3-coder', size),
-    dialectCase('Hermes', 'hermes', size),
-  ]),
   onCorpus('floor: one `indexOf("<")` per chunk', 4, peers.indexOfFloor, false),
   onBlocks('sax (strict)', 0, peers.saxStrict),
   onBlocks('sax (strict)', 4, peers.saxStrict),

@@ -8,6 +8,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runDialectCost } from './dialect-cost.js';
 import { runFirstDelta } from './first-delta.js';
 import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
@@ -26,6 +27,7 @@ const sections: Record<string, () => unknown> = {
   mining: runMining,
   'first-delta': runFirstDelta,
   replies: () => runReplies(arg as ReplyFormat),
+  dialects: () => runDialectCost(Number(arg)),
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CASES, CORPUS_BYTES, SCALING_KB } from './cases.js';
 import { scalingChart } from './chart.js';
 import { generateCorpus } from './corpus.js';
+import { DIALECT_COST_CHUNKS, type DialectCostRow } from './dialect-cost.js';
 import type { FirstDelta } from './first-delta.js';
 import { median, now, utf8Bytes } from './measure.js';
 import { REPLY_FORMATS, type ReplyRow } from './reply-peers.js';
@@ -92,7 +93,7 @@ log();
 log('| case | input | chunk | MB/s | spread | tagcall × | × best peer | calls found / written |');
 log('|---|---|---|---:|---:|---:|---:|---:|');
 for (const row of rows) {
-  const isTagcall = row.name.startsWith('tagcall') || row.name.includes('dialect');
+  const isTagcall = row.name.startsWith('tagcall');
   const reference = tagcall(row.chunk) ?? tagcall(4);
   const ratio = row.name.startsWith('tagcall') ? '' : `${(reference.mbps / row.mbps).toFixed(1)}×`;
   const peer = bestPeerRow(row.chunk);
@@ -120,6 +121,31 @@ for (const r of replyRows)
   log(
     `| ${r.format} | ${r.chunk === 0 ? 'whole' : r.chunk} | ${r.tagcall.toFixed(1)} | ${r.peer.toFixed(1)} | ${(r.peer / r.tagcall).toFixed(1)}× | ${r.tagcallMiddleware.toFixed(1)} | ${r.peerMiddleware.toFixed(1)} | ${(r.peerMiddleware / r.tagcallMiddleware).toFixed(1)}× |`,
   );
+log();
+
+const dialectRows = DIALECT_COST_CHUNKS.flatMap((chunk) =>
+  child<DialectCostRow[]>('dialects', String(chunk)),
+);
+const toolRow = (chunk: number) =>
+  dialectRows.find((r) => r.dialect === 'tagcall' && r.chunk === chunk) as DialectCostRow;
+log(
+  "## Each dialect against `<tool>`: the corpus with its calls in the family's own format (median MB/s; × = how many times `<tool>`'s speed)",
+);
+log();
+log(
+  'Every call of the corpus written as `renderCallIn` writes it for the family (its chat template), the prose left as it is; one parser a dialect, a message a stream, all dialects timed in interleaved rounds in one process.',
+);
+log();
+log('| dialect | whole MB/s | × | 4-char MB/s | × | calls found / written |');
+log('|---|---:|---:|---:|---:|---:|');
+for (const whole of dialectRows.filter((r) => r.chunk === 0)) {
+  const four = dialectRows.find(
+    (r) => r.dialect === whole.dialect && r.chunk === 4,
+  ) as DialectCostRow;
+  log(
+    `| ${whole.dialect} | ${whole.mbps.toFixed(0)} | ${(toolRow(0).mbps / whole.mbps).toFixed(2)} | ${four.mbps.toFixed(1)} | ${(toolRow(4).mbps / four.mbps).toFixed(2)} | ${whole.calls} / ${whole.expected} |`,
+  );
+}
 log();
 
 type Scaling = { kb: number; tagcall: number; reparse: number | null };
@@ -353,15 +379,14 @@ const targets: Array<[string, string, boolean]> = [
     `${(mining.jobs1.peakRssMiB / mining.small.peakRssMiB).toFixed(2)}`,
     mining.jobs1.peakRssMiB <= 1.5 * mining.small.peakRssMiB,
   ],
-  ...[4, 0].map((chunk): [string, string, boolean] => {
-    const slowest = Math.min(
-      ...rows.filter((r) => r.name.includes('dialect') && r.chunk === chunk).map((r) => r.mbps),
-    );
-    const ratio = tagcall(chunk).mbps / slowest;
+  ...DIALECT_COST_CHUNKS.map((chunk): [string, string, boolean] => {
+    const rowsAt = dialectRows.filter((r) => r.chunk === chunk);
+    const slowest = rowsAt.reduce((a, b) => (b.mbps < a.mbps ? b : a));
+    const ratio = toolRow(chunk).mbps / slowest.mbps;
     return [
-      `dialect corpora within 1.5× of \`<tool>\` (${chunk === 0 ? 'whole' : `${chunk}-char chunks`})`,
-      `${ratio.toFixed(2)}×`,
-      ratio <= 1.5,
+      `every dialect within 1.3× of \`<tool>\` (${chunk === 0 ? 'whole' : `${chunk}-char chunks`})`,
+      `slowest ${slowest.dialect}, ${ratio.toFixed(2)}×`,
+      ratio <= 1.3,
     ];
   }),
   ...firstDeltas.map((f): [string, string, boolean] => [
@@ -391,6 +416,7 @@ writeFileSync(new URL('latest.md', RESULTS), `${out.join('\n')}\n`);
 const raw = {
   rows,
   replyRows,
+  dialectRows,
   scaling,
   quarters,
   memory,
