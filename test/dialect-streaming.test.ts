@@ -287,7 +287,7 @@ describe('recoveries are said, never silent', () => {
       { dialect: 'qwen3-coder' },
     );
     expect(open.calls[0].arguments).toEqual({ path: 'a' });
-    expect(open.warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+    expect(open.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
   });
 
   it('Qwen3-Coder: a call left open ends at the next call that begins a line', () => {

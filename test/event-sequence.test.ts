@@ -73,6 +73,11 @@ describe('the event sequence is the same on every chunking (docs/protocol.md)', 
     ['auto', '[TOOL_CALLS]]\r\n</read_file>'],
     ['llama4', '</function><|tool_call_start|>[read_file(path="a")\n<function_calls></tool>'],
     ['olmo3', '<function_calls>\nf(a=1)\n\ng(b="x")\n</function_calls>'],
+    // A `<` in a Gemma string that begins the block's close, cut before the close is whole.
+    [
+      'gemma4',
+      '<|tool_call>call:f{a:<|"|>x&<</t>|"|>}<tool_call|>\n<|tool_call>call:f{}<tool_call|>',
+    ],
   ];
   for (const [dialect, text] of FOUND)
     it(`${dialect}: ${JSON.stringify(text)} at every cut, and 1 and 64 characters a chunk`, () => {
@@ -84,7 +89,7 @@ describe('the event sequence is the same on every chunking (docs/protocol.md)', 
           whole,
         );
       const padded = `${'x'.repeat(40)}${text}`;
-      const chunks = padded.match(/[^]{1,64}/g) ?? [];
+      const chunks = padded.match(/[\s\S]{1,64}/g) ?? [];
       expect(folded(chunks, options)).toEqual(folded([padded], options));
     });
 

@@ -198,7 +198,7 @@ describe('native call fragments join to the final arguments in every dialect', (
   it("the issue's example: a repaired hermes string streams as its final value", () => {
     const reply =
       '<tool_call>{"name":"edit","arguments":{"name":"inner_value","content":"He said "hello" to me"}}</tool_call>';
-    const chunks = reply.match(/[^]{1,3}/g) ?? [];
+    const chunks = reply.match(/[\s\S]{1,3}/g) ?? [];
     const { json } = translate(chunks, [], { dialect: 'hermes' });
     expect(json.get('c0')).toBe('{"name":"inner_value","content":"He said \\"hello\\" to me"}');
   });

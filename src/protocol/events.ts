@@ -50,7 +50,8 @@ export type ParseWarningCode =
   | 'unclosed-thinking'
   | 'missing-wrapper'
   | 'repaired-json'
-  | 'inexact-number';
+  | 'inexact-number'
+  | 'unclosed-call-at-end';
 
 export type ThinkingFormat = 'bracket' | 'tag' | 'prefilled';
 

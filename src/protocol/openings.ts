@@ -25,10 +25,18 @@ export class OpeningTable {
   readonly brace: readonly BlockReader[];
   /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
   readonly other: readonly BlockReader[];
+  /** Blocks that open only at the start of the input, the reply continuing its prompt. */
+  readonly inputStart: readonly BlockReader[];
   /** The first character of every opening: a line starting with one is looked at. */
   readonly #firsts: ReadonlySet<number>;
 
-  constructor(readonly all: readonly BlockReader[]) {
+  /** Every opening but those (each begins with its literal). */
+  readonly all: readonly BlockReader[];
+
+  constructor(readers: readonly BlockReader[]) {
+    this.inputStart = readers.filter((r) => r.inputStart !== undefined);
+    const all = readers.filter((r) => r.inputStart === undefined);
+    this.all = all;
     this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
     this.anywhereFirst = [...new Set(this.anywhere.map((r) => r.open[0]))];
     this.tag = all.filter((r) => r.open.startsWith('<'));

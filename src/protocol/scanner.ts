@@ -335,6 +335,10 @@ export class Scanner implements Parser {
   #stepLineStart(final: boolean): boolean {
     const buf = this.#buf;
     const n = buf.length;
+    if (this.#offset + this.#pos === 0 && this.#table.inputStart.length > 0) {
+      const opened = this.#openAtInputStart(final);
+      if (opened !== undefined) return opened;
+    }
     let i = this.#pos;
     while (i < n && isSpaceOrTab(buf.charCodeAt(i))) i++;
     if (i > this.#pos) {
@@ -375,6 +379,25 @@ export class Scanner implements Parser {
     if (fence.open) fence.callable = false;
     this.#state = Top.MidLine;
     return true;
+  }
+
+  /**
+   * A block that opens only at the start of the input (the reply continues its prompt):
+   * the step's answer, or undefined when none begins here.
+   */
+  #openAtInputStart(final: boolean): boolean | undefined {
+    for (const reader of this.#table.inputStart) {
+      const begins = (reader.inputStart as NonNullable<BlockReader['inputStart']>)(
+        this.#buf,
+        final,
+      );
+      if (begins === null) return false;
+      if (begins) {
+        this.#beginBlock(0, reader);
+        return true;
+      }
+    }
+    return undefined;
   }
 
   /**

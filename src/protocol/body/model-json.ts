@@ -171,6 +171,11 @@ export class ModelJsonReader {
     return this.#mode === Mode.Done;
   }
 
+  /** A sequence's reader between two complete top-level values: nothing is left open. */
+  get betweenValues(): boolean {
+    return this.#stack.length === 0 && this.#mode === Mode.Value && this.#result !== undefined;
+  }
+
   /** Where the block's close was met, or -1. */
   get closeAt(): number {
     return this.#closeAt;
@@ -445,6 +450,11 @@ export class ModelJsonReader {
       if (gemma) {
         const closes = startsWithAt(s, stop, GEMMA_QUOTE);
         if (closes === null && !final) {
+          this.#flushRun();
+          return -stop - 1;
+        }
+        // A `<` that may still begin the block's close: more input decides, as whole input would.
+        if (!final && specials.some((special) => startsWithAt(s, stop, special) === null)) {
           this.#flushRun();
           return -stop - 1;
         }
@@ -847,7 +857,6 @@ class Search {
     }
     return this.#at;
   }
-
 }
 
 /**

@@ -240,6 +240,8 @@ export class BodyReader implements BlockStream {
       return next;
     }
     if (!final) return -next - 1;
+    if (reader.betweenValues && this.#builder.started.length > 0)
+      return this.#endedUnclosed(s, offset, this.#form.close);
     // The input ended inside the value: it is cut short, never repaired into a call.
     this.#fail('incomplete-tool-call', this.#unclosed(), this.#blockStart);
     return -s.length - 1;
@@ -287,8 +289,7 @@ export class BodyReader implements BlockStream {
     if (close === true) return this.#end(offset + j + form.close.length, j + form.close.length);
     if (j >= s.length || close === null) {
       if (!final) return -i - 1;
-      this.#fail('incomplete-tool-call', this.#unclosed(), this.#blockStart);
-      return -s.length - 1;
+      return this.#endedUnclosed(s, offset, form.close);
     }
     // More after the value than its close: the body is no call as written.
     this.#fail(
@@ -340,17 +341,24 @@ export class BodyReader implements BlockStream {
     return -Math.min(partialSuffixStart(s, i, call.open), partialSuffixStart(s, i, form.close)) - 1;
   }
 
+  /**
+   * The input ended where only the call's or the block's close was missing (a server strips
+   * its stop token, a user's stop sequence ends the reply): the complete call is a call, told.
+   */
+  #endedUnclosed(s: string, offset: number, close: string): number {
+    this.#builder.flush();
+    this.#sink.warn(
+      'unclosed-call-at-end',
+      `the call was complete but not closed with ${close}; it ends with the input`,
+      offset + s.length,
+      this.#builder.currentId,
+    );
+    return this.#end(offset + s.length, s.length);
+  }
+
   /** The input ended inside a section: its complete calls are calls, if it holds any. */
   #endOfSections(s: string, offset: number): number {
-    if (this.#calls > 0) {
-      this.#builder.flush();
-      this.#sink.warn(
-        'unclosed-element',
-        `the block was not closed with ${this.#form.close}; it ends with the input`,
-        offset + s.length,
-      );
-      return this.#end(offset + s.length, s.length);
-    }
+    if (this.#calls > 0) return this.#endedUnclosed(s, offset, this.#form.close);
     this.#fail('incomplete-tool-call', this.#unclosed(), offset + s.length);
     return -s.length - 1;
   }
@@ -427,9 +435,9 @@ export class BodyReader implements BlockStream {
       if (s.startsWith('```', j)) j = skipBlanks(s, j + 3, s.length);
     }
     const close = startsWithAt(s, j, call.close);
-    if (j >= s.length && final) {
-      this.#fail('incomplete-tool-call', this.#unclosed(), this.#blockStart);
-      return -s.length - 1;
+    if (final && (j >= s.length || close === null)) {
+      this.#calls++;
+      return this.#endedUnclosed(s, offset, call.close);
     }
     if (close === null || j >= s.length) return -i - 1;
     if (close !== true) {
@@ -508,8 +516,7 @@ export class BodyReader implements BlockStream {
     if (end !== null && end.at === j) return this.#end(offset + j + end.length, j + end.length);
     if (j >= s.length || harmonyPartialEnd(s, j) === j) {
       if (!final) return -i - 1;
-      this.#fail('incomplete-tool-call', 'the call was not ended with <|call|>', this.#blockStart);
-      return -s.length - 1;
+      return this.#endedUnclosed(s, offset, '<|call|>');
     }
     this.#fail(
       'invalid-json',

@@ -165,6 +165,13 @@ export interface BlockReader {
    * (from `after`) confirms a block at a line start; null when more input decides.
    */
   lineStart?: (s: string, after: number, final: boolean) => boolean | null;
+  /**
+   * A block that opens only at the very start of the input, with no opening of its own (`open`
+   * is ''): the reply began inside its prompt, which ended with the block's opening (gpt-oss's
+   * `<|start|>assistant`, functionary's `>>>`). Whether `s` from 0 begins one; null when more
+   * input decides.
+   */
+  inputStart?: (s: string, final: boolean) => boolean | null;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

@@ -23,6 +23,9 @@ const FUNCTIONARY_RECIPIENT: BodyForm = {
   },
 };
 
+/** v3.2's first call when the prompt wrote its `>>>`: the reply begins with the recipient. */
+const FUNCTIONARY_FIRST: BodyForm = { ...FUNCTIONARY_RECIPIENT, open: '' };
+
 /** After `<function=`: a name, `>` and a JSON object (functionary's; Qwen's has tags). */
 export const functionJsonHead = confirmedBy(
   /[A-Za-z_][\w.-]*>\s*\{/y,
@@ -51,4 +54,19 @@ export const functionaryRecipient: BlockReader = {
   lineStart: recipientHead,
   midLine: recipientHead,
   stream: (sink, limits) => new BodyReader(FUNCTIONARY_RECIPIENT, sink, limits),
+};
+
+/**
+ * functionary v3.2's template ends the prompt with `>>>`, so a reply that calls a tool at once
+ * begins `name` + a newline + a JSON object. Read at the start of the input only, and only
+ * with the `{` seen: a reply whose first line is one word is prose.
+ */
+const firstCallHead = confirmedBy(
+  /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n\s*\{/y,
+  /^(?:[A-Za-z_][\w.-]*[ \t]*(?:\r?\n\s*)?)?$/,
+);
+export const functionaryFirstCall: BlockReader = {
+  open: FUNCTIONARY_FIRST.open,
+  inputStart: (s, final) => firstCallHead(s, 0, final),
+  stream: (sink, limits) => new BodyReader(FUNCTIONARY_FIRST, sink, limits),
 };

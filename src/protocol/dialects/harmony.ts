@@ -12,6 +12,8 @@ const harmony = (open: string): BodyForm => ({
 });
 const START = harmony('<|start|>');
 const CHANNEL = harmony('<|channel|>');
+/** The rest of a header whose `<|start|>assistant` the prompt wrote. */
+const HEADER_TAIL = harmony('');
 
 /**
  * OpenAI gpt-oss's harmony format: `<|channel|>analysis<|message|>…<|end|>` is thinking,
@@ -28,4 +30,22 @@ export const harmonyChannel: BlockReader = {
   open: CHANNEL.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(CHANNEL, sink, limits),
+};
+
+const RECIPIENT = ' to=functions.';
+
+/**
+ * A reply that begins inside its header: gpt-oss's template ends the prompt with
+ * `<|start|>assistant`, so a reply that calls a tool at once begins
+ * ` to=functions.NAME<|channel|>commentary json<|message|>{…}`. (One that begins with
+ * `<|channel|>` opens with it, as anywhere.)
+ */
+export const harmonyHeaderTail: BlockReader = {
+  open: HEADER_TAIL.open,
+  inputStart: (s, final) => {
+    const head = s.slice(0, RECIPIENT.length + 1);
+    if (head.startsWith(RECIPIENT) && head.length > RECIPIENT.length) return true;
+    return !final && RECIPIENT.startsWith(head) ? null : false;
+  },
+  stream: (sink, limits) => new BodyReader(HEADER_TAIL, sink, limits),
 };

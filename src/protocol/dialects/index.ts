@@ -2,10 +2,10 @@ import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
-import { functionaryRecipient, functionaryTag } from './functionary.js';
+import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
-import { harmonyChannel, harmonyStart } from './harmony.js';
+import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import { commandR7b, granite, hermes, hermesStream, jamba, nemotron } from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
@@ -165,13 +165,13 @@ export function blockReaders(
     case 'olmo3':
       return [olmo3];
     case 'gpt-oss':
-      return [harmonyStart, harmonyChannel];
+      return [harmonyStart, harmonyChannel, harmonyHeaderTail];
     case 'gemma4':
       return [gemma4];
     case 'llama4':
       return [llama4];
     case 'functionary':
-      return [functionaryTag, functionaryRecipient];
+      return [functionaryTag, functionaryRecipient, functionaryFirstCall];
     case 'cline':
       return cline;
     case 'auto':
@@ -191,6 +191,7 @@ export function blockReaders(
         llama3PythonTag,
         harmonyStart,
         harmonyChannel,
+        harmonyHeaderTail,
         gemma4,
         toolCallAuto,
         qwen3CoderBare,

@@ -440,6 +440,13 @@ export class MarkupReader implements BlockStream {
     return i;
   }
 
+  /** Whether the call being read lacks only its close: named, no value or container open. */
+  #completeButOpen(): boolean {
+    const call = this.#call;
+    if (this.#state !== State.InCall || call === null || call.name === '') return false;
+    return this.#form.container === undefined || (this.#treeOpen && !this.#containerOpen);
+  }
+
   /** Between a call's children: fields, the arguments, parameters, the call's close. */
   #stepInCall(i: number): number {
     const s = this.#s;
@@ -1102,14 +1109,30 @@ export class MarkupReader implements BlockStream {
   /** Nothing more in the text: wait for input, or decide what the end of the input leaves. */
   #endOfInput(at: number): number {
     if (!this.#final) return wait(at);
+    const end = this.#offset + at;
     if (this.#state === State.Between && this.#calls > 0 && this.#form.wrapper !== null) {
       this.#warn(
-        'unclosed-element',
+        'unclosed-call-at-end',
         `the block was not closed with ${this.#form.wrapper.close}; it ends with the input`,
-        this.#offset + at,
+        end,
       );
-      this.#endClosed(this.#offset + at);
+      this.#endClosed(end);
       this.#state = State.Done;
+      return at;
+    }
+    if (this.#completeButOpen()) {
+      // A server stripped its stop token, or a stop sequence ended the reply: the call, with
+      // every value closed (and `</arguments>` read where the form has it), is a call.
+      this.#warn(
+        'unclosed-call-at-end',
+        `the call was complete but not closed with ${this.#form.call.close}; it ends with the input`,
+        end,
+      );
+      this.#closeCall(end);
+      if (this.#state !== State.Failed) {
+        this.#endClosed(end);
+        this.#state = State.Done;
+      }
       return at;
     }
     const message =
