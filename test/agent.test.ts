@@ -159,6 +159,36 @@ describe('limits and control', () => {
     expect(readdirSync(workspace)).toEqual([]);
   });
 
+  // #30 item 5: one reply of many calls dispatched them all.
+  it('runs at most maxCallsPerReply calls of one reply and tells the model the rest were not run', async () => {
+    const call = (i: number) =>
+      `<tool>\n<tool_name>write_to_file</tool_name>\n<arguments>\n<path>f${i}.txt</path>\n<content>${i}</content>\n</arguments>\n</tool>\n`;
+    const many = Array.from({ length: 70 }, (_, i) => call(i)).join('');
+    const { workspace, toolbox, client, events, onEvent } = await setup({
+      replies: [many, replies[4]],
+    });
+    const result = await runAgent({ model: client, toolbox, task: 't', onEvent });
+    expect(result.status).toBe('completed');
+    expect(readdirSync(workspace)).toHaveLength(64);
+    const results = events.filter(
+      (e) => e.type === 'tool-result' && e.call.toolName === 'write_to_file',
+    );
+    expect(results).toHaveLength(70);
+    expect(results.slice(64).map((e) => (e.type === 'tool-result' ? e.result.output : ''))).toEqual(
+      Array(6).fill(
+        'not run: the reply made 70 calls and at most 64 run per reply (maxCallsPerReply); make the rest in your next reply',
+      ),
+    );
+    const capped = await setup({ replies: [many, replies[4]] });
+    await runAgent({
+      model: capped.client,
+      toolbox: capped.toolbox,
+      task: 't',
+      maxCallsPerReply: 3,
+    });
+    expect(readdirSync(capped.workspace)).toHaveLength(3);
+  });
+
   it('ends the run after three malformed replies in a row', async () => {
     const { toolbox, client } = await setup({ replies: [replies[2], replies[2], replies[2]] });
     const result = await runAgent({ model: client, toolbox, task: 't' });

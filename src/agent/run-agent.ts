@@ -61,6 +61,11 @@ export interface RunAgentOptions {
    * aborted: a model stuck in a loop cannot fill the memory. Default 2,000,000 characters.
    */
   maxReplyChars?: number;
+  /**
+   * At most this many calls of one reply run (default 64); the rest are answered "not run"
+   * with the limit, so one reply of 10,000 calls cannot dispatch them all.
+   */
+  maxCallsPerReply?: number;
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
   hooks?: AgentHooks;
@@ -91,6 +96,7 @@ export const AGENT_DEFAULTS = {
   budget: 32_000,
   malformedLimit: 3,
   maxReplyChars: 2_000_000,
+  maxCallsPerReply: 64,
 };
 
 /**
@@ -304,9 +310,15 @@ async function runCalls(
   emit: (event: AgentEvent) => void,
 ): Promise<SettledCall[]> {
   const asked = calls.map(() => ({ at: new Date().toISOString(), clock: performance.now() }));
+  const cap = options.maxCallsPerReply ?? AGENT_DEFAULTS.maxCallsPerReply;
+  const overCap: CallDecision = {
+    approve: false,
+    reason: `the reply made ${calls.length} calls and at most ${cap} run per reply (maxCallsPerReply); make the rest in your next reply`,
+  };
   const decisions = await Promise.all(
     calls.map(async (c, i) => {
-      const decision = (await hooks.beforeCall?.(c)) ?? ({ approve: true } as const);
+      const decision =
+        i >= cap ? overCap : ((await hooks.beforeCall?.(c)) ?? ({ approve: true } as const));
       return { decision, at: new Date().toISOString(), ms: performance.now() - asked[i].clock };
     }),
   );
@@ -326,7 +338,7 @@ async function runCalls(
       kind: 'tool-result',
       callId: call.id,
       toolName: call.toolName,
-      output: `denied: ${decision.approve ? '' : decision.reason}`,
+      output: `${decision === overCap ? 'not run' : 'denied'}: ${decision.approve ? '' : decision.reason}`,
       isError: true,
     };
     call.status = result.isError ? 'failed' : 'completed';
