@@ -3,13 +3,16 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   assistant,
   createJsonlStore,
   createMessage,
+  fromJsonText,
   loadMemory,
   textOf,
+  toJsonText,
   toolResult,
   user,
 } from './support/all.js';
@@ -165,5 +168,62 @@ describe('JSONL store', () => {
     const { memory: again, damaged } = loadMemory({ store, threadId: 'chat', budget: 1000 });
     expect(damaged).toEqual([]);
     expect((await again.messages()).map(textOf)).toEqual(['remember me', 'noted']);
+  });
+});
+
+describe('what a model or a file sends cannot pass for the store’s own records (#30)', () => {
+  it('an argument the model wrote as {"$bytes": …} comes back as that object, not as bytes', () => {
+    const store = createJsonlStore({ dir: tempDir() });
+    const forged = { $bytes: 'aGVsbG8=' };
+    const args = { image: forged, nested: [{ $$x: 1, $y: { $bytes: 'AA==' } }], plain: 'x' };
+    const reply = assistant('', { id: 'c1', toolName: 'upload', arguments: args });
+    const bytes = createMessage('user', [
+      { kind: 'image', mediaType: 'image/png', data: new Uint8Array([104, 105]) },
+    ]);
+    store.append('t', reply);
+    store.append('t', bytes);
+    const [back, image] = store.load('t').messages;
+    const call = back.parts.find((p) => p.kind === 'tool-call');
+    expect(call?.kind === 'tool-call' && call.arguments).toEqual(args);
+    expect(call?.kind === 'tool-call' && call.arguments.image).not.toBeInstanceOf(Uint8Array);
+    expect(image).toEqual(bytes);
+  });
+
+  it('any JSON data round-trips exactly, keys with $ included', () => {
+    const keys = fc.oneof(
+      fc.constantFrom('$bytes', '$$bytes', '$', '$$', '__proto__'),
+      fc.string(),
+    );
+    const data = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(keys, tie('value'), { maxKeys: 3 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(data, (value) => {
+        const text = toJsonText({ value });
+        expect(JSON.stringify(fromJsonText<{ value: unknown }>(text).value)).toBe(
+          JSON.stringify(value),
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('list() skips a file whose name the store did not write, and says so', () => {
+    const dir = tempDir();
+    const told: string[] = [];
+    const store = createJsonlStore({ dir, onForeignFile: (name) => told.push(name) });
+    store.append('thread one', user('hi'));
+    for (const name of ['a%zz.jsonl', '%41.jsonl', 'notes.txt'])
+      appendFileSync(join(dir, name), '');
+    expect(store.list()).toEqual(['thread one']);
+    expect(told.sort()).toEqual(['%41.jsonl', 'a%zz.jsonl']);
   });
 });

@@ -20,6 +20,11 @@ export interface JsonlStoreOptions {
   fsync?: boolean;
   /** A record (one line) longer than this is reported as damaged and skipped on load. Default 256 MiB. */
   maxRecordBytes?: number;
+  /**
+   * Told of a `.jsonl` file in `dir` whose name is not a thread id as the store writes it (not
+   * `encodeURIComponent` of one, e.g. `a%zz.jsonl`): `list` skips it. Default: a process warning.
+   */
+  onForeignFile?: (name: string) => void;
 }
 
 export const JSONL_STORE_DEFAULTS = { maxRecordBytes: 256 * 1024 * 1024 };
@@ -45,6 +50,16 @@ const quote = (bytes: Buffer) =>
   bytes.length > QUOTED_CHARS
     ? `${bytes.subarray(0, QUOTED_CHARS).toString('utf8')}…`
     : bytes.toString('utf8');
+
+/** The thread id a file name encodes, or null when the store did not write that name. */
+function threadIdOf(encoded: string): string | null {
+  try {
+    const id = decodeURIComponent(encoded);
+    return encodeURIComponent(id) === encoded ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The byte offset just past the file's last newline (0 when it has none), read from the end. */
 function lastLineEnd(fd: number, size: number): number {
@@ -192,9 +207,19 @@ export function createJsonlStore(options: JsonlStoreOptions): MessageStore {
       rmSync(file(threadId), { force: true });
     },
     list() {
-      return readdirSync(options.dir)
-        .filter((name) => name.endsWith(SUFFIX))
-        .map((name) => decodeURIComponent(name.slice(0, -SUFFIX.length)));
+      const ids: string[] = [];
+      for (const name of readdirSync(options.dir)) {
+        if (!name.endsWith(SUFFIX)) continue;
+        const id = threadIdOf(name.slice(0, -SUFFIX.length));
+        if (id !== null) ids.push(id);
+        else if (options.onForeignFile !== undefined) options.onForeignFile(name);
+        else
+          process.emitWarning(
+            `${join(options.dir, name)} is no thread file of this store (its name is not an encoded thread id); skipped`,
+            'TagcallStoreWarning',
+          );
+      }
+      return ids;
     },
   };
 }
