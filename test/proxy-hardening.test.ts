@@ -292,6 +292,22 @@ describe('requests: 400 for what the client got wrong, never a 500 with internal
       { messages: [{ role: 'user', content: 'x' }], tools: [weather], stream_options: 3 },
       '"stream_options" must be an object',
     ],
+    // #30 item 9: this was a 500 (ajv threw compiling the schema).
+    [
+      {
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'w',
+              parameters: { type: 'object', properties: { unit: { type: 'string', enum: 'C' } } },
+            },
+          },
+        ],
+      },
+      'tools[0].function.parameters',
+    ],
   ];
   it('names the field in each malformed shape', async () => {
     const upstream = await upstreamServer((response) => response.end());
@@ -340,6 +356,46 @@ describe('who may call: Host and key', () => {
     expect(await models(proxy.url, `proxy.internal:${port}`)).toBe(200);
     expect(await models(proxy.url, `attacker.example:${port}`)).toBe(403);
     expect(upstream.sent.requests).toBe(4);
+  });
+
+  /** A raw request: any target, method, headers (fetch sets Origin and Host itself). */
+  const raw = (url: string, target: string, headers: Record<string, string>, body = '') =>
+    new Promise<number>((resolve, reject) => {
+      const { hostname, port } = new URL(url);
+      const req = httpRequest(
+        { host: hostname, port, path: target, method: body === '' ? 'GET' : 'POST', headers },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  // #30 item 8: a page the operator visits could spend the upstream's key.
+  it('refuses web pages: an Origin not allowed, a body not sent as JSON, a target naming another host', async () => {
+    const upstream = await upstreamServer(ok);
+    const proxy = await proxyTo(upstream.url, { allowedOrigins: ['http://localhost:3000'] });
+    const port = new URL(proxy.url).port;
+    const host = `127.0.0.1:${port}`;
+    const json = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    const chat = '/v1/chat/completions';
+    // A cross-origin text/plain POST needs no preflight in a browser: refused twice over.
+    const page = { host, origin: 'https://attacker.example', 'content-type': 'text/plain' };
+    expect(await raw(proxy.url, chat, page, json)).toBe(403);
+    expect(await raw(proxy.url, chat, { host, 'content-type': 'text/plain' }, json)).toBe(415);
+    expect(await raw(proxy.url, chat, { host }, json)).toBe(415);
+    expect(await raw(proxy.url, '/v1/models', { host, origin: 'null' })).toBe(403);
+    // RFC 9112 §3.2.2: the absolute form's authority replaces Host.
+    expect(await raw(proxy.url, 'http://attacker.example/v1/models', { host })).toBe(403);
+    expect(await raw(proxy.url, `http://${host}/v1/models`, { host })).toBe(200);
+    // What programs send, and an allowed page.
+    const jsonHeaders = { host, 'content-type': 'application/json; charset=utf-8' };
+    expect(await raw(proxy.url, chat, jsonHeaders, json)).toBe(200);
+    const allowed = { ...jsonHeaders, origin: 'http://localhost:3000' };
+    expect(await raw(proxy.url, chat, allowed, json)).toBe(200);
+    expect(upstream.sent.requests).toBe(3);
   });
 
   it('with requireKey: 401 without the key, and the key is not passed upstream', async () => {

@@ -39,6 +39,8 @@ Options:
                         none); it is never passed upstream
   --allowed-host NAME   a Host name to serve besides IP addresses and localhost (repeatable;
                         other names get 403, against DNS rebinding)
+  --allowed-origin URL  a web origin whose pages may call the proxy (repeatable; a request
+                        with another Origin header gets 403: pages cannot spend your key)
   --max-body-bytes N    larger requests get 413 (default ${PROXY_DEFAULTS.maxBodyBytes})
   --connect-timeout-ms N  wait for the upstream's headers, then 504 (default ${PROXY_DEFAULTS.connectTimeoutMs})
   --idle-timeout-ms N   longest pause in the upstream's answer, then 504 (default ${PROXY_DEFAULTS.idleTimeoutMs})
@@ -59,6 +61,7 @@ export const serveCommand = defineCommand({
     'api-key': { type: 'string' },
     'require-key': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
+    'allowed-origin': { type: 'string', multiple: true },
     'max-body-bytes': { type: 'string' },
     'connect-timeout-ms': { type: 'string' },
     'idle-timeout-ms': { type: 'string' },
@@ -90,6 +93,7 @@ export const serveCommand = defineCommand({
       apiKey: values['api-key'],
       requireKey: values['require-key'] ?? process.env.TAGCALL_SERVE_KEY,
       allowedHosts: values['allowed-host'],
+      allowedOrigins: values['allowed-origin'],
       maxBodyBytes: positiveInteger(values['max-body-bytes'], '--max-body-bytes', usage),
       connectTimeoutMs: positiveInteger(
         values['connect-timeout-ms'],

@@ -9,6 +9,7 @@ import {
 import type { Dialect } from '../protocol/index.js';
 import { isJsonObject } from '../protocol/json-call.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
+import { schemaProblem } from '../tools/validate-arguments.js';
 
 /** The parts of a Chat Completions request the proxy reads; the rest passes through. */
 export interface ChatRequest {
@@ -103,8 +104,13 @@ export function readChatRequest(text: string): ChatRequest {
         typeof t.function.name !== 'string'
       )
         throw new BadRequest(`tools[${i}] must be {"type": "function", "function": {"name", ...}}`);
-      if (t.function.parameters !== undefined && !isJsonObject(t.function.parameters))
+      const parameters = t.function.parameters;
+      if (parameters !== undefined && !isJsonObject(parameters))
         throw new BadRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
+      // Read by the prompt, the grammar and validation: a schema that is no JSON Schema (an
+      // `enum` that is no array) is the client's mistake, not the proxy's.
+      const problem = parameters === undefined ? null : schemaProblem(parameters as JsonSchema);
+      if (problem !== null) throw new BadRequest(`tools[${i}].function.parameters${problem}`);
     }
   }
   const request = body as ChatRequest;

@@ -37,6 +37,12 @@ export interface ProxyOptions {
   requireKey?: string;
   /** Host names served besides IP addresses and `localhost` (403 otherwise: DNS rebinding). */
   allowedHosts?: string[];
+  /**
+   * Web origins (`http://localhost:3000`) whose pages may call the proxy. A request with any
+   * other `Origin` header gets 403: without it, any page the operator visits could spend the
+   * upstream's key. Programs send no `Origin` and are not affected.
+   */
+  allowedOrigins?: string[];
   /** Until the upstream's response headers; then 504. Default 120 s. */
   connectTimeoutMs?: number;
   /** The longest pause in the upstream's body; then 504 (or an SSE error). Default 120 s. */
@@ -382,7 +388,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         response,
         refused.status,
         refused.message,
-        refused.status === 401 ? 'authentication_error' : 'forbidden',
+        refused.status === 401
+          ? 'authentication_error'
+          : refused.status === 415
+            ? 'invalid_request_error'
+            : 'forbidden',
       );
     }
     const path = (request.url ?? '').split('?')[0];

@@ -71,3 +71,19 @@ export function validateArguments(args: ToolArguments, schema: JsonSchema): stri
   const plain = JSON.parse(JSON.stringify(args)) as ToolArguments;
   return validate(plain) ? [] : (validate.errors ?? []).map((e) => describe(e, plain));
 }
+
+/**
+ * What is wrong with a tool's parameter schema as JSON Schema (`.properties.unit.enum must be
+ * array`), or null when it is one: a schema a client sent is checked before anything reads it.
+ */
+export function schemaProblem(schema: JsonSchema): string | null {
+  if (ajv.validateSchema(schema) === true) return null;
+  const error = ajv.errors?.[0];
+  if (error === undefined) return 'is no JSON Schema';
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => `.${p.replaceAll('~1', '/').replaceAll('~0', '~')}`)
+    .join('');
+  return `${path} ${error.message ?? 'is invalid'}`;
+}
