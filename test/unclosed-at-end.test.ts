@@ -73,6 +73,14 @@ describe('a call complete at the end of the input is a call, told (unclosed-call
       expect(result.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
     });
 
+  it('a complete body that is no call stays an error whose text comes back (nothing lost)', () => {
+    const text = '<function_calls>{"path": "a"}';
+    const result = parse(text, { dialect: 'olmo3' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
+    expect(result.text).toBe(text);
+  });
+
   it('<tool>: </arguments> must have been read; a cut between arguments is no call', () => {
     const text = withoutCloses('tagcall', { city: 'Paris', unit: 'C' });
     const between = text.slice(0, text.indexOf('</city>') + '</city>'.length);

@@ -240,8 +240,11 @@ export class BodyReader implements BlockStream {
       return next;
     }
     if (!final) return -next - 1;
-    if (reader.betweenValues && this.#builder.started.length > 0)
-      return this.#endedUnclosed(s, offset, this.#form.close);
+    // A sequence read to its end, only its close missing: decided as after a closed body.
+    if (reader.betweenValues) {
+      this.#state = State.AfterBody;
+      return this.#afterBody(s, next, offset, final);
+    }
     // The input ended inside the value: it is cut short, never repaired into a call.
     this.#fail('incomplete-tool-call', this.#unclosed(), this.#blockStart);
     return -s.length - 1;
