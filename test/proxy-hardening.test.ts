@@ -315,7 +315,11 @@ describe('requests: 400 for what the client got wrong, never a 500 with internal
     for (const [body, message] of bad) {
       const response = await post(proxy.url, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(await errorOf(response)).toContain(message);
+      const { error } = (await response.json()) as { error: { message: string; param: string } };
+      expect(error.message).toContain(message);
+      // OpenAI's `param` names the field (#28 item 4): the path the message begins with.
+      expect(error.message.replace(/^"/, '').startsWith(error.param), error.param).toBe(true);
+      expect(error.param.length).toBeGreaterThan(3);
     }
     expect(upstream.sent.requests).toBe(0);
   });

@@ -141,10 +141,18 @@ export function promptForTextProtocol(
   return [{ role: 'system', content: section }, ...prompt];
 }
 
-const toolsOf = (params: LanguageModelV3CallOptions): NativeTool[] =>
-  (params.tools ?? [])
+/**
+ * The tools a call offers: none with `toolChoice` none, the one it names, or all. A call the
+ * model writes of any other tool stays its text (the AI SDK would refuse it anyway).
+ */
+const toolsOf = (params: LanguageModelV3CallOptions): NativeTool[] => {
+  const choice = params.toolChoice;
+  if (choice?.type === 'none') return [];
+  return (params.tools ?? [])
     .filter((t): t is LanguageModelV3FunctionTool => t.type === 'function')
+    .filter((t) => choice?.type !== 'tool' || t.name === choice.toolName)
     .map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchema }));
+};
 
 const withCalls = (
   reason: LanguageModelV3FinishReason,
@@ -166,6 +174,7 @@ export function tagcallMiddleware(
     const tools = toolsByCall.get(params) ?? toolsOf(params);
     return {
       tools,
+      onlyListed: true,
       reasoning: options.thinking ?? true,
       parser: {
         prefilledThinking: 'never' as const,

@@ -37,6 +37,12 @@ export interface NativeCallsOptions {
   /** Split thinking out as reasoning (default); false drops it. */
   reasoning?: boolean;
   parser?: Omit<ParserOptions, 'onEvent'>;
+  /**
+   * Only calls of the tools in `tools` are calls: a call of any other tool (or of any tool,
+   * with an empty list: `tool_choice: "none"`) comes back as its text, as written, and is
+   * never offered for execution. Default false (every call is told).
+   */
+  onlyListed?: boolean;
 }
 
 export interface NativeCalls {
@@ -60,11 +66,19 @@ export function createNativeCalls(
   const prefix = options.idPrefix ?? `call_${randomUUID().slice(0, 8)}_`;
   const reasoning = options.reasoning ?? true;
   const open = new Map<string, { id: string; name: string; writer: ArgumentsJsonWriter }>();
+  /** Parser ids of calls of tools not listed (with `onlyListed`): their text is text. */
+  const unlisted = new Set<string>();
   let calls = 0;
   let count = 0;
 
   const nameOf = (serverName: string, toolName: string) =>
     schemas.has(toolName) ? toolName : functionName(serverName, toolName);
+
+  const listed = (parserId: string, name: string) => {
+    if (options.onlyListed !== true || schemas.has(name)) return true;
+    unlisted.add(parserId);
+    return false;
+  };
 
   const start = (parserId: string, name: string) => {
     let call = open.get(parserId);
@@ -81,6 +95,10 @@ export function createNativeCalls(
   };
 
   const finish = (done: ToolCall) => {
+    if (unlisted.delete(done.id)) {
+      emit({ type: 'text', text: done.raw });
+      return;
+    }
     const call = start(done.id, nameOf(done.serverName, done.toolName));
     open.delete(done.id);
     const schema = schemas.get(call.name);
@@ -110,9 +128,12 @@ export function createNativeCalls(
       case 'thinking-end':
         if (reasoning) emit({ type: 'reasoning-end' });
         break;
-      case 'tool-name':
-        start(event.id, nameOf(event.serverName, event.toolName));
+      case 'tool-name': {
+        if (unlisted.has(event.id)) break;
+        const name = nameOf(event.serverName, event.toolName);
+        if (open.has(event.id) || listed(event.id, name)) start(event.id, name);
         break;
+      }
       case 'argument-delta': {
         const call = open.get(event.id);
         const json = call?.writer.delta(event.path, event.text) ?? '';
@@ -123,6 +144,7 @@ export function createNativeCalls(
         finish(event.call);
         break;
       case 'error': {
+        if (event.callId !== undefined) unlisted.delete(event.callId);
         const call = event.callId === undefined ? undefined : open.get(event.callId);
         if (call !== undefined && event.callId !== undefined) {
           open.delete(event.callId);

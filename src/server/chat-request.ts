@@ -26,7 +26,19 @@ export interface ChatRequest {
 }
 
 /** Why a request body cannot be served: answered with 400 and this message. */
-export class BadRequest extends Error {}
+export class BadRequest extends Error {
+  /**
+   * The request field at fault, as OpenAI's errors name it in `param` (`messages[0].content`,
+   * `tool_choice`): the path the message begins with, or null for the body as a whole.
+   */
+  get param(): string | null {
+    const match =
+      /^"?((?:messages|tools|tool_choice|stream_options|stream|model)(?:\[\d+\]|\.[\w$]+)*)/.exec(
+        this.message,
+      );
+    return match === null ? null : match[1];
+  }
+}
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
@@ -198,16 +210,20 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
         ? escapedUser(m)
         : m,
   );
-  // Always streamed from upstream; a streaming client's stream_options (usage) go along.
+  // Always streamed from upstream, always with usage: a client that does not stream gets it
+  // in its answer; one that streams gets it only when its stream_options ask (proxy.ts).
   const body: Record<string, unknown> = {
     ...rest,
     model,
     messages,
     stream: true,
-    ...(request.stream === true &&
-      streamOptions !== undefined && { stream_options: streamOptions }),
+    stream_options: {
+      ...(request.stream === true && isJsonObject(streamOptions) && streamOptions),
+      include_usage: true,
+    },
   };
-  if (all.length === 0 || choice === 'none') return { body, tools: all };
+  // With "none" no tool is offered: a call the model writes anyway stays its text.
+  if (all.length === 0 || choice === 'none') return { body, tools: [] };
 
   const named = typeof choice === 'object' ? choice.function.name : undefined;
   const offered = named === undefined ? all : all.filter((t) => t.name === named);
@@ -230,5 +246,5 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
         maxCalls: parallel === false ? 1 : undefined,
       }),
     );
-  return { body, tools: all };
+  return { body, tools: offered };
 }

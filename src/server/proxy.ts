@@ -93,11 +93,17 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-function sendError(response: ServerResponse, status: number, message: string, type: string): void {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  param: string | null = null,
+): void {
   if (response.headersSent) return;
   response
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ error: { message, type, code: null, param: null } }));
+    .end(JSON.stringify({ error: { message, type, code: null, param } }));
 }
 
 /** What an upstream failure is for the client: its status, type and message. */
@@ -237,7 +243,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           'invalid_request_error',
         );
       if (error instanceof BadRequest)
-        return sendError(response, 400, error.message, 'invalid_request_error');
+        return sendError(response, 400, error.message, 'invalid_request_error', error.param);
       throw error;
     }
     const usesTools =
@@ -287,6 +293,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const native = createNativeCalls(
       {
         tools: plan.tools,
+        // Only the tools the request offers (none with tool_choice "none") are called.
+        onlyListed: true,
         // The request's tools are the names Cline's form is read by (dialect cline or auto).
         parser: {
           prefilledThinking: 'never',
