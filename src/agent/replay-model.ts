@@ -41,7 +41,8 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port unless given) that
- * speaks the OpenAI streaming protocol and replays recorded replies in small SSE deltas.
+ * speaks the OpenAI protocol and replays recorded replies: in small SSE deltas to a request with
+ * `stream: true`, as one `chat.completion` to one without.
  */
 export async function startReplayModel(options: ReplayModelOptions): Promise<ReplayModel> {
   const sizes = options.chunkSizes ?? [3, 5, 2, 7, 4];
@@ -62,7 +63,10 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
         .end('{"error":{"message":"not found"}}');
       return;
     }
-    const body = JSON.parse(await readBody(request)) as { messages?: Array<{ role: string }> };
+    const body = JSON.parse(await readBody(request)) as {
+      messages?: Array<{ role: string }>;
+      stream?: boolean;
+    };
     state.bodies.push(body);
     if (number <= (options.failFirst ?? 0)) {
       response
@@ -78,6 +82,26 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
         .end(
           JSON.stringify({ error: { message: `replay: no recorded reply for turn ${turn + 1}` } }),
         );
+      return;
+    }
+    if (body.stream !== true) {
+      // A client that does not stream (the openai client's default, the AI SDK's
+      // generateText) gets one chat.completion, as a model server answers it.
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: `replay-${number}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: 'replay',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: reply },
+              finish_reason: 'stop',
+            },
+          ],
+        }),
+      );
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
