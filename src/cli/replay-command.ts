@@ -9,8 +9,8 @@ const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.met
 const USAGE = `Usage: tagcall replay [REPLY.txt…] [--port N]
 
 A stand-in model server for trying tagcall offline: an OpenAI-compatible server on 127.0.0.1
-that streams recorded replies (the Nth reply answers a request that holds N-1 assistant
-messages). With no files, the replies of the bundled demo session. Stops on SIGINT or SIGTERM.
+that answers with recorded replies, streamed to "stream": true and as one chat.completion
+otherwise (the Nth reply answers a request that holds N-1 assistant messages). With no files, the replies of the bundled demo session. Stops on SIGINT or SIGTERM.
 
 Options:
   --port N              default 8080 (0: any free port)
