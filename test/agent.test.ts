@@ -9,6 +9,7 @@ import {
   type AgentEvent,
   createOpenAIClient,
   createToolbox,
+  defineTool,
   type ReplayModel,
   runAgent,
   startReplayModel,
@@ -157,6 +158,34 @@ describe('limits and control', () => {
       result: { isError: true, output: 'denied: writes need a review' },
     });
     expect(readdirSync(workspace)).toEqual([]);
+  });
+
+  // #28 item 6: with only the caller's tools, the model's task_completion had no tool to run.
+  it('finishes with only your own tools: task_completion is offered by the agent', async () => {
+    const model = await startReplayModel({
+      replies: [
+        '<tool>\n<tool_name>add</tool_name>\n<arguments><a>19</a><b>23</b></arguments>\n</tool>\n',
+        '<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>42</result></arguments>\n</tool>\n',
+      ],
+    });
+    cleanups.push(() => model.close());
+    const add = defineTool({
+      name: 'add',
+      description: 'Adds two integers.',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+        required: ['a', 'b'],
+      },
+      handler: (args) => String(Number(args.a) + Number(args.b)),
+    });
+    const toolbox = createToolbox({ tools: [add] });
+    const client = createOpenAIClient({ baseUrl: model.url, model: 'replay', backoffMs: 10 });
+    const result = await runAgent({ model: client, toolbox, task: '19 + 23?' });
+    expect(result).toMatchObject({ status: 'completed', answer: '42', turns: 2 });
+    const system = model.bodies[0] as { messages: Array<{ content: string }> };
+    expect(system.messages[0].content).toContain('task_completion');
+    expect((await toolbox.listTools()).map((t) => t.name)).toEqual(['add']);
   });
 
   // #30 item 5: one reply of many calls dispatched them all.

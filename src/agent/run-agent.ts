@@ -17,6 +17,7 @@ import {
 import { createParser, type ParseOptions, type ParserEvent } from '../protocol/index.js';
 import { type DispatchOutcome, renderToolPrompt, type Toolbox } from '../tools/index.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
+import { withTaskCompletion } from './task-completion.js';
 export type AgentEvent =
   | ParserEvent
   | { type: 'turn-start'; turn: number }
@@ -48,6 +49,10 @@ export interface AgentHooks {
 
 export interface RunAgentOptions {
   model: ModelClient;
+  /**
+   * The tools the model may call. Without a `task_completion` among them, the agent adds its
+   * own (its `result` is the run's answer), so a run of only your tools can finish.
+   */
   toolbox: Toolbox;
   task: string;
   /** The caller's system text; the tool prompt follows it. */
@@ -111,13 +116,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const maxTurns = options.maxTurns ?? AGENT_DEFAULTS.maxTurns;
   const maxReplyChars = options.maxReplyChars ?? AGENT_DEFAULTS.maxReplyChars;
   const hooks = options.hooks ?? {};
+  const toolbox = await withTaskCompletion(options.toolbox);
   const parseOptions: ParseOptions = {
     prefilledThinking: 'never',
-    schemas: await options.toolbox.schemas(),
+    schemas: await toolbox.schemas(),
     ...options.parse,
   };
   if (memory.all().length === 0) {
-    const prompt = await renderToolPrompt(options.toolbox);
+    const prompt = await renderToolPrompt(toolbox);
     memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
   }
   const task = user(options.task);
@@ -211,7 +217,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     } else {
       malformed = 0;
     }
-    const settled = calls.length > 0 ? await runCalls(calls, options, hooks, emit) : [];
+    const settled =
+      calls.length > 0 ? await runCalls(calls, { ...options, toolbox }, hooks, emit) : [];
     // The reply is stored once its calls have settled, so the store holds their final status.
     memory.add(reply);
     audit?.record(
