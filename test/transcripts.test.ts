@@ -1,9 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Finding, recordMessages, type ScanOptions, scanTranscript } from './support/all.js';
+import {
+  assistant,
+  createJsonlStore,
+  type Finding,
+  recordMessages,
+  type ScanOptions,
+  scanTranscript,
+  toolResult,
+  user,
+} from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -257,6 +268,45 @@ describe('when the reader of the output goes away (| head)', () => {
         const code = await new Promise((resolve) => child.on('exit', resolve));
         expect({ jobs, code, stderr }).toEqual({ jobs, code: 0, stderr: '' });
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// #28 item 7: `tagcall parse .tagcall/threads/demo.jsonl` printed an internal TypeError as an
+// invalid-record finding, and `stats` called the file 100% malformed.
+describe('tagcall reads its own thread files', () => {
+  it('parse finds the calls of a thread the store wrote; stats finds nothing malformed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagcall-thread-'));
+    try {
+      const store = createJsonlStore({ dir });
+      store.append('demo', user('Read a.'));
+      store.append(
+        'demo',
+        assistant('Reading.', { id: 'c1', toolName: 'read_file', arguments: { path: 'a.txt' } }),
+      );
+      store.append('demo', toolResult('c1', 'read_file', 'hello'));
+      const file = join(dir, 'demo.jsonl');
+      const parsed = tagcall(['parse', file, '--format', 'ndjson']);
+      expect(parsed.code).toBe(0);
+      const findings = parsed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(findings).toEqual([
+        expect.objectContaining({
+          type: 'call',
+          tool_name: 'read_file',
+          arguments: { path: 'a.txt' },
+        }),
+      ]);
+      const stats = tagcall(['stats', file]);
+      expect(stats.stdout).toContain('1 calls, 0 malformed');
+      // A record near a format but broken is said in plain words, not as a TypeError.
+      expect(recordMessages({ role: 'user', parts: [{ kind: 'text', text: 'x' }] })?.format).toBe(
+        'thread',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,14 +13,28 @@ import {
 import { ERROR_PREFIX } from '../messages/openai.js';
 import { isJsonObject } from '../protocol/json-call.js';
 
-/** How a transcript's records are written. `text`: the whole input is one model reply (or a log of them). */
-export type TranscriptFormat = 'text' | 'openai' | 'anthropic' | 'audit-log';
+/**
+ * How a transcript's records are written. `text`: the whole input is one model reply (or a log
+ * of them); `thread`: tagcall's own messages, one a line, as its thread store writes them.
+ */
+export type TranscriptFormat = 'text' | 'openai' | 'anthropic' | 'audit-log' | 'thread';
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'text',
   'openai',
   'anthropic',
   'audit-log',
+  'thread',
 ];
+
+const MESSAGE_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** A message as tagcall writes it (its thread files, `--json` output): a role and its parts. */
+const isThreadMessage = (v: unknown): v is Message =>
+  isJsonObject(v) &&
+  typeof v.role === 'string' &&
+  MESSAGE_ROLES.has(v.role) &&
+  Array.isArray(v.parts) &&
+  v.parts.every((p) => isJsonObject(p) && typeof p.kind === 'string');
 
 const ANTHROPIC_BLOCKS = new Set([
   'tool_use',
@@ -81,6 +95,8 @@ export function recordMessages(
 ): { format: Exclude<TranscriptFormat, 'text'>; messages: Message[] } | null {
   if (Array.isArray(value)) {
     if (value.length === 0) return null;
+    if (format === 'thread' || (format === undefined && value.every(isThreadMessage)))
+      return value.every(isThreadMessage) ? { format: 'thread', messages: value } : null;
     if (format === 'audit-log' || (format === undefined && value.every(isAuditEntry)))
       return { format: 'audit-log', messages: auditMessages(value) };
     if (!isMessageList(value)) return null;
@@ -88,6 +104,8 @@ export function recordMessages(
     return { format: f, messages: fromMessages(value, f) };
   }
   if (!isJsonObject(value)) return null;
+  if (format === 'thread' || (format === undefined && isThreadMessage(value)))
+    return isThreadMessage(value) ? { format: 'thread', messages: [value] } : null;
   // The export shape `{"entries": […]}`.
   if (
     Array.isArray(value.entries) &&

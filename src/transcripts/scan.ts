@@ -256,8 +256,15 @@ export async function scanTranscript(
     let record: ReturnType<typeof recordMessages>;
     try {
       record = recordMessages(value, forced);
-    } catch (error) {
-      problem(location, 'error', 'invalid-record', (error as Error).message);
+    } catch {
+      // A shape close to a format but not of it (a message whose parts are no list): said in
+      // the reader's words, not as the error a conversion ran into.
+      problem(
+        location,
+        'error',
+        'invalid-record',
+        `the record looks like ${forced ?? 'a transcript'} but does not read as one (a field of the wrong type)`,
+      );
       return;
     }
     if (record === null) {
@@ -265,7 +272,7 @@ export async function scanTranscript(
         location,
         'warning',
         'unrecognized-record',
-        'the record holds no messages in a known format (OpenAI, Anthropic, audit log)',
+        'the record holds no messages in a known format (OpenAI, Anthropic, audit log, tagcall thread)',
       );
       return;
     }
