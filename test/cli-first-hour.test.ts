@@ -210,3 +210,79 @@ describe('configuration files: one line naming the file and what was expected', 
     expect(new Set(grammars).size).toBe(1);
   });
 });
+
+// #28 item 10: clean, machine-readable output and exit codes.
+describe('exit codes and messages a script can rely on', () => {
+  it('help for a command that does not exist, a port out of range, a missing file: 2, in words', () => {
+    expect(tagcall(['help', 'nonexistent'])).toMatchObject({ code: 2 });
+    expect(tagcall(['help', 'nonexistent']).stderr).toContain('unknown command "nonexistent"');
+    for (const command of ['serve', 'replay']) {
+      const args = command === 'serve' ? ['--upstream', 'http://127.0.0.1:9/v1'] : [];
+      const bad = tagcall([command, ...args, '--port', '99999']);
+      expect(bad.code, command).toBe(2);
+      expect(bad.stderr).toContain('--port must be a port number from 0 (any free port) to 65535');
+    }
+    const missing = tagcall(['parse', join(tempDir(), 'nope.txt')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.txt: no such file or directory\n$/);
+    expect(missing.stderr).not.toContain('ENOENT');
+  });
+
+  it('a port already in use is said as such (exit 1)', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const run = spawnSync(process.execPath, [...CLI, 'replay', '--port', String(port)], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`127.0.0.1:${port} is already in use; choose another --port`);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('demo --json writes only NDJSON on stdout', () => {
+    const demo = tagcall(['demo', '--json']);
+    expect(demo.code).toBe(0);
+    const lines = demo.stdout.trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(JSON.parse(lines[lines.length - 1])).toMatchObject({
+      type: 'run-end',
+      status: 'completed',
+    });
+  });
+
+  for (const command of ['serve', 'replay'])
+    it(`Ctrl-C ends ${command} with 130, SIGTERM with 0`, async () => {
+      for (const [signal, code] of [
+        ['SIGINT', 130],
+        ['SIGTERM', 0],
+      ] as const) {
+        const args =
+          command === 'serve'
+            ? ['serve', '--upstream', 'http://127.0.0.1:9/v1', '--port', '0']
+            : ['replay', '--port', '0'];
+        const child = spawn(process.execPath, [...CLI, ...args], {
+          cwd: ROOT,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        await new Promise<void>((resolve) =>
+          child.stderr.on('data', (d: Buffer) => {
+            stderr += d;
+            if (stderr.includes('listening on')) resolve();
+          }),
+        );
+        child.kill(signal);
+        const exit = await new Promise<number | null>((resolve) =>
+          child.once('exit', (code) => resolve(code)),
+        );
+        expect(exit, `${command} ${signal}`).toBe(code);
+      }
+    });
+});

@@ -89,6 +89,33 @@ export function oneOf<T extends string>(
   return value as T;
 }
 
+/** A TCP port: 0 (any free one) to 65535. */
+export function port(value: string | undefined, flag: string, usage: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n >= 0 && n <= 65535) || value.trim() === '')
+    throw new UsageError(`${flag} must be a port number from 0 (any free port) to 65535`, usage);
+  return n;
+}
+
+/**
+ * Waits for Ctrl-C (SIGINT) or SIGTERM; the exit code to end with: 130 for Ctrl-C, as shells
+ * report an interrupted command, 0 for a requested stop.
+ */
+export function untilStopped(): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = (code: number) => () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', terminated);
+      resolve(code);
+    };
+    const interrupted = stop(130);
+    const terminated = stop(0);
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', terminated);
+  });
+}
+
 export function positiveInteger(
   value: string | undefined,
   flag: string,

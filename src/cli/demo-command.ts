@@ -54,7 +54,8 @@ export async function runDemo(json: boolean): Promise<number> {
     log(`\n── ${result.status} after ${result.turns} turns ──\n`);
     const note = await readFile(join(workspace, 'notes/parser.md'), 'utf8').catch(() => null);
     if (note !== null && !json) log(`notes/parser.md in the workspace:\n${note}`);
-    if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
+    // With --json stdout is NDJSON only: the answer is in the run-end event.
+    if (result.answer !== null && !json) process.stdout.write(`${result.answer}\n`);
     return result.status === 'completed' ? 0 : 1;
   } finally {
     await model?.close();

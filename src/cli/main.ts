@@ -43,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === '-h' || name === '--help' || name === 'help') {
     const about = COMMANDS.find((c) => c.name === rest[0]);
+    if (about === undefined && rest[0] !== undefined)
+      throw new UsageError(`unknown command "${rest[0]}"`, USAGE);
     process.stdout.write(about?.usage ?? USAGE);
     return 0;
   }
@@ -53,6 +55,26 @@ async function main(argv: string[]): Promise<number> {
       USAGE,
     );
   return command.main(rest);
+}
+
+/** A system error said in words, and whether the caller's input caused it. */
+function systemError(error: unknown): { message: string; usage: boolean } | null {
+  const e = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  switch (e?.code) {
+    case 'ENOENT':
+      return { message: `${e.path}: no such file or directory`, usage: true };
+    case 'EISDIR':
+      return { message: `${e.path}: is a folder, not a file`, usage: true };
+    case 'EACCES':
+      return { message: `${e.path ?? e.address}: permission denied`, usage: false };
+    case 'EADDRINUSE':
+      return {
+        message: `${e.address}:${e.port} is already in use; choose another --port (0: any free port)`,
+        usage: false,
+      };
+    default:
+      return null;
+  }
 }
 
 // The reader of the output went away (`| head`): stop quietly, as `cat` does.
@@ -71,9 +93,15 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    // One line for the user; the stack only when asked for.
-    const message = error instanceof Error ? error.message : String(error);
+    // One line for the user, in words (not Node's `ENOENT: …, open '…'`); the stack only when
+    // asked for. A path given that is not there is the caller's mistake: 2, as for usage.
+    const system = systemError(error);
+    const message = system?.message ?? (error instanceof Error ? error.message : String(error));
     process.stderr.write(`tagcall: ${message}\n`);
+    if (system?.usage) {
+      process.exitCode = 2;
+      return;
+    }
     if (!(error instanceof CliError) && process.env.TAGCALL_DEBUG)
       process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = 1;

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReplayModel } from '../agent/index.js';
-import { CliError, defineCommand, positiveInteger } from './command.js';
+import { CliError, defineCommand, port, untilStopped } from './command.js';
 
 const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));
 
@@ -40,14 +40,11 @@ export const replayCommand = defineCommand({
     );
     const model = await startReplayModel({
       replies,
-      port: values.port === '0' ? 0 : positiveInteger(values.port, '--port', usage),
+      port: port(values.port, '--port', usage),
     });
     process.stderr.write(`tagcall replay: listening on ${model.url} (${replies.length} replies)\n`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const code = await untilStopped();
     await model.close();
-    return 0;
+    return code;
   },
 });

@@ -176,6 +176,7 @@ export const runCommand = defineCommand({
     if (result.answer !== null && values.json !== true) process.stdout.write(`${result.answer}\n`);
     const done = result.status === 'completed' || result.status === 'no-call';
     if (!done) process.stderr.write(`tagcall: ${result.reason}\n`);
-    return done ? 0 : 1;
+    // Ctrl-C ends the run as shells report an interrupted command.
+    return done ? 0 : result.status === 'cancelled' ? 130 : 1;
   },
 });

@@ -1,6 +1,13 @@
 import { DIALECTS } from '../protocol/index.js';
 import { PROXY_DEFAULTS, type ProxyOptions, startProxy } from '../server/index.js';
-import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
+import {
+  defineCommand,
+  oneOf,
+  port,
+  positiveInteger,
+  UsageError,
+  untilStopped,
+} from './command.js';
 
 /**
  * Runs the proxy until SIGINT or SIGTERM. The address goes to stderr as
@@ -9,12 +16,9 @@ import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js'
 export async function runServe(options: ProxyOptions): Promise<number> {
   const proxy = await startProxy(options);
   process.stderr.write(`tagcall serve: listening on ${proxy.url} (upstream ${options.upstream})\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const code = await untilStopped();
   await proxy.close();
-  return 0;
+  return code;
 }
 
 const USAGE = `Usage: tagcall serve --upstream URL [options]
@@ -85,7 +89,7 @@ export const serveCommand = defineCommand({
       );
     return runServe({
       upstream,
-      port: values.port === '0' ? 0 : positiveInteger(values.port, '--port', usage),
+      port: port(values.port, '--port', usage),
       host: values.host,
       modelMap,
       grammar,
