@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -292,7 +292,6 @@ describe('tagcall run', () => {
 describe('tagcall run against a model server', () => {
   it('streams the session to stderr, prints the answer on stdout, and persists the thread', async () => {
     const { model, workspace } = await setup({ replies: [replies[0], replies[4]] });
-    const { spawn } = await import('node:child_process');
     const root = fileURLToPath(new URL('..', import.meta.url));
     const child = spawn(
       process.execPath,
@@ -340,5 +339,85 @@ describe('tagcall run against a model server', () => {
       'assistant',
       'tool',
     ]);
+  });
+});
+
+/** A child process's exit code and output, without blocking this process (its servers answer). */
+function runChild(command: string, args: string[], cwd: string) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+// #28 item 8: a fixed 32,000-token budget and no --dialect for `tagcall run`.
+describe('tagcall run --dialect and --budget', () => {
+  it('teaches, writes back and reads the family’s own format', async () => {
+    const hermes = (name: string, args: Record<string, string>) =>
+      `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>\n`;
+    const { model, workspace } = await setup({
+      replies: [
+        hermes('write_to_file', { path: 'a.txt', content: 'x < y & "z"' }),
+        hermes('task_completion', { result: 'written' }),
+      ],
+    });
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    // Not spawnSync: the replay model answers from this process.
+    const run = await runChild(
+      process.execPath,
+      [
+        '--import',
+        pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+        join(root, 'src/cli/main.ts'),
+        'run',
+        'write a.txt',
+        '--base-url',
+        model.url,
+        '--model',
+        'replay',
+        '--workspace',
+        workspace,
+        '--dialect',
+        'hermes',
+        '--budget',
+        '8000',
+      ],
+      workspace,
+    );
+    expect(run.stderr).not.toContain('tagcall:');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('written\n');
+    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('x < y & "z"');
+    const [first, second] = model.bodies as Array<{
+      messages: Array<{ role: string; content: string }>;
+    }>;
+    expect(first.messages[0].content).toContain('<tool_call>');
+    expect(second.messages.find((m) => m.role === 'assistant')?.content).toContain('<tool_call>');
+    const bad = await runChild(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'run',
+        't',
+        '--base-url',
+        model.url,
+        '--model',
+        'm',
+        '--budget',
+        '0',
+      ],
+      root,
+    );
+    expect(bad.status).toBe(2);
   });
 });

@@ -213,7 +213,7 @@ describe('configuration files: one line naming the file and what was expected', 
 
 // #28 item 10: clean, machine-readable output and exit codes.
 describe('exit codes and messages a script can rely on', () => {
-  it('help for a command that does not exist, a port out of range, a missing file: 2, in words', () => {
+  it('help for a command that does not exist and a port out of range: 2; a missing file in words', () => {
     expect(tagcall(['help', 'nonexistent'])).toMatchObject({ code: 2 });
     expect(tagcall(['help', 'nonexistent']).stderr).toContain('unknown command "nonexistent"');
     for (const command of ['serve', 'replay']) {
@@ -223,7 +223,7 @@ describe('exit codes and messages a script can rely on', () => {
       expect(bad.stderr).toContain('--port must be a port number from 0 (any free port) to 65535');
     }
     const missing = tagcall(['parse', join(tempDir(), 'nope.txt')]);
-    expect(missing.code).toBe(2);
+    expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.txt: no such file or directory\n$/);
     expect(missing.stderr).not.toContain('ENOENT');
   });

@@ -14,7 +14,7 @@ import {
   toTextProtocol,
   user,
 } from '../messages/index.js';
-import { createParser, type ParseOptions, type ParserEvent } from '../protocol/index.js';
+import { createParser, type Dialect, type ParseOptions, type ParserEvent } from '../protocol/index.js';
 import { type DispatchOutcome, renderToolPrompt, type Toolbox } from '../tools/index.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
 import { withTaskCompletion } from './task-completion.js';
@@ -77,6 +77,12 @@ export interface RunAgentOptions {
   /** Parser options for replies (default `prefilledThinking: 'never'`: reasoning comes separately). */
   parse?: ParseOptions;
   /**
+   * The call format the model's family was trained on: the prompt teaches it, earlier calls
+   * are written in it, and replies are read in it (`auto` reads every dialect and teaches
+   * `<tool>`). Default `tagcall`, the `<tool>` protocol.
+   */
+  dialect?: Dialect | 'auto';
+  /**
    * Records every turn: the task, each reply with what the model was asked (the ids and tokens
    * of the window sent), each call with its decision, outcome and timing, and how the run ended.
    */
@@ -117,13 +123,16 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const maxReplyChars = options.maxReplyChars ?? AGENT_DEFAULTS.maxReplyChars;
   const hooks = options.hooks ?? {};
   const toolbox = await withTaskCompletion(options.toolbox);
+  const dialect = options.dialect ?? 'tagcall';
+  const written: Dialect = dialect === 'auto' ? 'tagcall' : dialect;
   const parseOptions: ParseOptions = {
     prefilledThinking: 'never',
     schemas: await toolbox.schemas(),
+    dialect,
     ...options.parse,
   };
   if (memory.all().length === 0) {
-    const prompt = await renderToolPrompt(toolbox);
+    const prompt = await renderToolPrompt(toolbox, { dialect });
     memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
   }
   const task = user(options.task);
@@ -163,7 +172,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     let parser = startParse();
     const window = await memory.messages();
     const asked = { messageIds: window.map((m) => m.id), tokens: memory.stats().tokens };
-    let request = toTextProtocol(window) as ChatMessage[];
+    let request = toTextProtocol(window, { dialect: written }) as ChatMessage[];
     if (hooks.beforeRequest) request = await hooks.beforeRequest(structuredClone(request));
     try {
       for await (const delta of options.model.stream({

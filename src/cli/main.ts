@@ -57,21 +57,18 @@ async function main(argv: string[]): Promise<number> {
   return command.main(rest);
 }
 
-/** A system error said in words, and whether the caller's input caused it. */
-function systemError(error: unknown): { message: string; usage: boolean } | null {
+/** A system error said in words, or null. */
+function systemError(error: unknown): string | null {
   const e = error as NodeJS.ErrnoException & { address?: string; port?: number };
   switch (e?.code) {
     case 'ENOENT':
-      return { message: `${e.path}: no such file or directory`, usage: true };
+      return `${e.path}: no such file or directory`;
     case 'EISDIR':
-      return { message: `${e.path}: is a folder, not a file`, usage: true };
+      return `${e.path}: is a folder, not a file`;
     case 'EACCES':
-      return { message: `${e.path ?? e.address}: permission denied`, usage: false };
+      return `${e.path ?? e.address}: permission denied`;
     case 'EADDRINUSE':
-      return {
-        message: `${e.address}:${e.port} is already in use; choose another --port (0: any free port)`,
-        usage: false,
-      };
+      return `${e.address}:${e.port} is already in use; choose another --port (0: any free port)`;
     default:
       return null;
   }
@@ -94,14 +91,10 @@ main(process.argv.slice(2)).then(
       return;
     }
     // One line for the user, in words (not Node's `ENOENT: …, open '…'`); the stack only when
-    // asked for. A path given that is not there is the caller's mistake: 2, as for usage.
+    // asked for. A file that cannot be read fails the command (1), as for `cat`.
     const system = systemError(error);
-    const message = system?.message ?? (error instanceof Error ? error.message : String(error));
+    const message = system ?? (error instanceof Error ? error.message : String(error));
     process.stderr.write(`tagcall: ${message}\n`);
-    if (system?.usage) {
-      process.exitCode = 2;
-      return;
-    }
     if (!(error instanceof CliError) && process.env.TAGCALL_DEBUG)
       process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = 1;

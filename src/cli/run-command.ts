@@ -11,13 +11,14 @@ import {
 } from '../agent/index.js';
 import { createJsonlStore, createMemory, loadMemory } from '../memory/index.js';
 import { createAuditLog, toJsonText } from '../messages/index.js';
+import { DIALECTS, type Dialect } from '../protocol/index.js';
 import {
   createToolbox,
   type McpServerConfig,
   type ToolDefinition,
   workspaceTools,
 } from '../tools/index.js';
-import { defineCommand, positiveInteger, UsageError } from './command.js';
+import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
 import { checkWorkspace, loadToolsModule, readMcpConfig } from './config-files.js';
 import { useColor } from './pretty.js';
 import { createSessionView } from './session-view.js';
@@ -34,6 +35,9 @@ export interface RunSettings {
   /** Append the audit log here, one JSON entry per line, each as it is recorded. */
   auditFile?: string;
   json: boolean;
+  /** Tokens of the window sent to the model (default `AGENT_DEFAULTS.budget`, 32,000). */
+  budget?: number;
+  dialect?: Dialect | 'auto';
 }
 
 /** Runs a session, showing it on stderr (or NDJSON events on stdout with `json`). */
@@ -58,14 +62,15 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
   const controller = new AbortController();
   const interrupt = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', interrupt);
+  const budget = settings.budget ?? AGENT_DEFAULTS.budget;
   try {
     const memory =
       settings.threadId === undefined
-        ? createMemory({ budget: 32_000 })
+        ? createMemory({ budget })
         : loadMemory({
             store: createJsonlStore({ dir: resolve('.tagcall/threads') }),
             threadId: settings.threadId,
-            budget: 32_000,
+            budget,
           }).memory;
     return await runAgent({
       model: settings.model,
@@ -74,6 +79,7 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
       system: settings.system,
       memory,
       maxTurns: settings.maxTurns,
+      dialect: settings.dialect,
       onEvent,
       signal: controller.signal,
       audit,
@@ -116,6 +122,11 @@ Options:
   --tools FILE          a JS module exporting an array of defineTool(...) definitions
   --workspace DIR       folder the file tools are confined to (default: the current one)
   --max-turns N         stop after N model replies (default ${AGENT_DEFAULTS.maxTurns})
+  --budget N            tokens of the conversation sent each turn (default ${AGENT_DEFAULTS.budget});
+                        keep it under the server's context size (llama.cpp -c, Ollama num_ctx)
+                        less the reply's room
+  --dialect NAME        the call format the model's family was trained on: ${DIALECTS.join(', ')},
+                        or auto (reads all of them; the prompt teaches <tool>). Default tagcall
   --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
   --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
@@ -141,6 +152,8 @@ export const runCommand = defineCommand({
     tools: { type: 'string' },
     workspace: { type: 'string', default: '.' },
     'max-turns': { type: 'string' },
+    budget: { type: 'string' },
+    dialect: { type: 'string' },
     thread: { type: 'string' },
     audit: { type: 'string' },
     system: { type: 'string' },
@@ -168,6 +181,8 @@ export const runCommand = defineCommand({
       mcpServers: values.mcp === undefined ? {} : await readMcpConfig(values.mcp),
       extraTools: values.tools === undefined ? [] : await loadToolsModule(values.tools),
       maxTurns: positiveInteger(values['max-turns'], '--max-turns', usage),
+      budget: positiveInteger(values.budget, '--budget', usage),
+      dialect: oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage),
       threadId: values.thread,
       auditFile: values.audit,
       system: values.system,
