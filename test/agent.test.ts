@@ -16,6 +16,7 @@ import {
   toTextProtocol,
   workspaceTools,
 } from './support/all.js';
+import { listenLocal } from './support/local-server.js';
 
 const SESSION = fileURLToPath(new URL('../fixtures/demo/session/', import.meta.url));
 const replies = readdirSync(SESSION)
@@ -98,6 +99,72 @@ describe('a model server that fails', () => {
     expect(result.status).toBe('completed');
     expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'tool-end')).toHaveLength(1);
+  });
+
+  // #28 item 2: --timeout-ms was a total-request timeout and a timed-out stream was asked
+  // again three times; a refused connection said only "fetch failed".
+  it('times out on silence, not on a long stream that keeps coming', async () => {
+    const { model, toolbox } = await setup({ replies: [replies[4]], delayMs: 15 });
+    const client = createOpenAIClient({ baseUrl: model.url, model: 'replay', timeoutMs: 200 });
+    const started = performance.now();
+    const result = await runAgent({ model: client, toolbox, task: 't' });
+    expect(result.status).toBe('completed');
+    // The reply took longer than the timeout, in pieces closer together than it.
+    expect(performance.now() - started).toBeGreaterThan(400);
+    expect(model.requests).toBe(1);
+  });
+
+  it('a server that goes silent mid-stream fails once, not asked again from scratch', async () => {
+    let requests = 0;
+    const server = await listenLocal((_request, response) => {
+      requests++;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Working on' } }] })}\n\n`,
+      );
+    });
+    cleanups.push(server.close);
+    const client = createOpenAIClient({
+      baseUrl: `${server.origin}/v1`,
+      model: 'm',
+      timeoutMs: 300,
+      backoffMs: 10,
+    });
+    const result = await runAgent({ model: client, toolbox: createToolbox(), task: 't' });
+    expect(result.status).toBe('failed');
+    expect(result.error).toBe('the model server sent nothing for 300 ms (timeoutMs, --timeout-ms)');
+    expect(requests).toBe(1);
+  });
+
+  it('honours Retry-After, and says which URL refused the connection', async () => {
+    const asked: number[] = [];
+    const server = await listenLocal((_request, response) => {
+      asked.push(performance.now());
+      if (asked.length === 1) {
+        response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        response.end('{"error": {"message": "slow down"}}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Done.' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+      );
+    });
+    cleanups.push(server.close);
+    const client = createOpenAIClient({
+      baseUrl: `${server.origin}/v1`,
+      model: 'm',
+      backoffMs: 10,
+    });
+    const result = await runAgent({ model: client, toolbox: createToolbox(), task: 't' });
+    expect(result).toMatchObject({ status: 'no-call', answer: 'Done.' });
+    expect(asked[1] - asked[0]).toBeGreaterThan(900);
+    await server.close();
+    const gone = createOpenAIClient({ baseUrl: `${server.origin}/v1`, model: 'm', backoffMs: 10 });
+    const failed = await runAgent({ model: gone, toolbox: createToolbox(), task: 't' });
+    expect(failed.error).toBe(
+      `nothing listens at ${server.origin}/v1/chat/completions (connection refused): is the model server running?`,
+    );
   });
 
   it('reports a 4xx with the server message and stops', async () => {

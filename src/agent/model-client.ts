@@ -28,9 +28,15 @@ export interface OpenAIClientOptions {
   baseUrl: string;
   model: string;
   apiKey?: string;
-  /** Per request, until the stream ends. Default 120 s. */
+  /**
+   * The longest silence of the server (no byte, headers included) before the request is given
+   * up; a stream that keeps coming is never cut. Default 120 s.
+   */
   timeoutMs?: number;
-  /** Retries on 429, 5xx and connection errors (backoff 250 ms × 2ⁿ). Default 3. */
+  /**
+   * Retries on 429, 5xx, connection errors and a server silent before it began (after the
+   * server's `Retry-After`, up to 60 s, else 250 ms × 2ⁿ with jitter). Default 3.
+   */
   retries?: number;
   stop?: string[];
   /** End the reply right after the first `</tool>`, for models that ramble past their call. */
@@ -67,11 +73,31 @@ export class ModelError extends Error {
     message: string,
     readonly status: number | null,
     readonly retryable: boolean,
+    /** The server's `Retry-After`, in ms, when it gave one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ModelError';
   }
 }
+
+/** The server sent nothing for the whole timeout. */
+class SilenceError extends ModelError {}
+
+/** The longest `Retry-After` honoured: a server asking for more is answered with an error. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** `Retry-After` as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+function retryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+/** Whether `error` is fetch's failure to connect because nothing listens there. */
+const refused = (error: unknown) =>
+  (error as { cause?: { code?: string } } | null)?.cause?.code === 'ECONNREFUSED';
 
 const TOOL_CLOSE = '</tool>';
 
@@ -100,12 +126,54 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
   const backoff = options.backoffMs ?? 250;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
+  const silence = options.timeoutMs ?? MODEL_CLIENT_DEFAULTS.timeoutMs;
+
+  /**
+   * One request. The timeout is on silence (no byte for `timeoutMs`, headers included), not on
+   * the whole answer: a CPU model writing a long file for minutes is not cut off.
+   */
   async function* attempt(request: ModelRequest): AsyncGenerator<ModelDelta> {
-    const signals = [AbortSignal.timeout(options.timeoutMs ?? MODEL_CLIENT_DEFAULTS.timeoutMs)];
-    if (request.signal !== undefined) signals.push(request.signal);
     const controller = new AbortController();
-    signals.push(controller.signal);
+    let silent = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const heard = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        silent = true;
+        controller.abort();
+      }, silence);
+    };
+    const signals = [controller.signal];
+    if (request.signal !== undefined) signals.push(request.signal);
     const signal = AbortSignal.any(signals);
+    heard();
+    try {
+      yield* answer(request, signal, controller, heard);
+    } catch (error) {
+      if (silent)
+        throw new SilenceError(
+          `the model server sent nothing for ${silence} ms (timeoutMs, --timeout-ms)`,
+          null,
+          true,
+        );
+      if (refused(error))
+        throw new ModelError(
+          `nothing listens at ${url} (connection refused): is the model server running?`,
+          null,
+          true,
+        );
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function* answer(
+    request: ModelRequest,
+    signal: AbortSignal,
+    controller: AbortController,
+    heard: () => void,
+  ): AsyncGenerator<ModelDelta> {
     const response = await fetch(url, {
       method: 'POST',
       signal,
@@ -137,11 +205,15 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       } catch {
         // Not JSON: the body as it is.
       }
-      const retryable = response.status === 429 || response.status >= 500;
+      const wait = retryAfter(response.headers.get('retry-after'));
+      const retryable =
+        (response.status === 429 || response.status >= 500) &&
+        (wait === undefined || wait <= MAX_RETRY_AFTER_MS);
       throw new ModelError(
         `model server answered ${response.status}: ${detail.slice(0, 500)}`,
         response.status,
         retryable,
+        wait,
       );
     }
     const queue: ModelDelta[] = [];
@@ -182,7 +254,9 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       },
     });
     const decoder = new TextDecoder();
+    heard();
     for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      heard();
       sse.feed(decoder.decode(bytes, { stream: true }));
       if (tooLarge !== null) {
         controller.abort();
@@ -222,7 +296,12 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
           return;
         } catch (error) {
           if (request.signal?.aborted) throw request.signal.reason ?? error;
-          const retryable = error instanceof ModelError ? error.retryable : true;
+          // A stream that went silent after it had begun is not asked again from scratch: the
+          // model was writing, and a new request would start its whole answer over.
+          const retryable =
+            error instanceof ModelError
+              ? error.retryable && !(produced && error instanceof SilenceError)
+              : true;
           if (!retryable || attemptNo >= retries) {
             throw error instanceof ModelError
               ? error
@@ -234,7 +313,13 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
           }
           if (produced)
             yield { type: 'restart', reason: String((error as Error).message ?? error) };
-          await sleep(backoff * 2 ** attemptNo, request.signal);
+          // The server's Retry-After when it gave one; else exponential backoff with jitter,
+          // so clients that failed together do not all come back at once.
+          const wait =
+            error instanceof ModelError && error.retryAfterMs !== undefined
+              ? error.retryAfterMs
+              : backoff * 2 ** attemptNo * (0.5 + Math.random() / 2);
+          await sleep(wait, request.signal);
         }
       }
     },

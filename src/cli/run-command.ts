@@ -131,7 +131,8 @@ Options:
   --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
   --stop-after-tool     end each reply right after its first </tool>
-  --timeout-ms N        per model request (default ${MODEL_CLIENT_DEFAULTS.timeoutMs})
+  --timeout-ms N        the longest silence of the model server before a request is given up
+                        (default ${MODEL_CLIENT_DEFAULTS.timeoutMs}); a stream that keeps coming is never cut
   --json                print events as NDJSON on stdout instead of the session view
   -h, --help            this text
 
