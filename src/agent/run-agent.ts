@@ -14,7 +14,12 @@ import {
   toTextProtocol,
   user,
 } from '../messages/index.js';
-import { createParser, type Dialect, type ParseOptions, type ParserEvent } from '../protocol/index.js';
+import {
+  createParser,
+  type Dialect,
+  type ParseOptions,
+  type ParserEvent,
+} from '../protocol/index.js';
 import { type DispatchOutcome, renderToolPrompt, type Toolbox } from '../tools/index.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
 import { withTaskCompletion } from './task-completion.js';
