@@ -286,3 +286,30 @@ describe('exit codes and messages a script can rely on', () => {
       }
     });
 });
+
+// #28 item 9: every command module (and the MCP SDK, ajv, the server…) was imported before
+// `--version` answered (~1 s through tsx).
+describe('start-up', () => {
+  it('--version and help load no command; a command loads only its own module', () => {
+    const loaded = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', './test/support/record-imports.mjs', ...CLI, ...args],
+        { cwd: ROOT, encoding: 'utf8' },
+      )
+        .stderr.split('\n')
+        .filter((line) => line.startsWith('import: ') && line.includes('/src/'))
+        .map((line) => line.slice(line.indexOf('/src/') + 1));
+    for (const args of [['--version'], ['help']]) {
+      const files = loaded(args);
+      expect(files, args.join(' ')).toContain('src/cli/main.ts');
+      expect(
+        files.filter((f) => f.endsWith('-command.ts')),
+        args.join(' '),
+      ).toEqual([]);
+    }
+    const help = loaded(['help', 'grammar']);
+    expect(help.filter((f) => f.endsWith('-command.ts'))).toEqual(['src/cli/grammar-command.ts']);
+    expect(help.some((f) => f.startsWith('src/server/'))).toBe(false);
+  });
+});

@@ -29,7 +29,6 @@ export type Flags<O extends Options> = ReturnType<
 export interface CommandSpec<O extends Options> {
   name: string;
   /** One line for `tagcall --help`. */
-  summary: string;
   /** The whole `--help` text. */
   usage: string;
   options: O;
@@ -40,7 +39,6 @@ export interface CommandSpec<O extends Options> {
 
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   main(argv: string[]): Promise<number>;
 }
@@ -49,7 +47,6 @@ export interface Command {
 export function defineCommand<const O extends Options>(spec: CommandSpec<O>): Command {
   return {
     name: spec.name,
-    summary: spec.summary,
     usage: spec.usage,
     async main(argv) {
       let flags: Flags<O>;

@@ -76,7 +76,6 @@ Options:
 
 export const demoCommand = defineCommand({
   name: 'demo',
-  summary: 'a whole session against a bundled replay model (what npm start runs)',
   usage: USAGE,
   options: { json: { type: 'boolean' } },
   run: ({ values }) => runDemo(values.json === true),

@@ -70,7 +70,6 @@ Options:
 
 export const grammarCommand = defineCommand({
   name: 'grammar',
-  summary: 'a GBNF or Lark grammar of valid calls, for constrained decoding',
   usage: USAGE,
   options: {
     tools: { type: 'string' },

@@ -1,22 +1,52 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { CliError, type Command, UsageError } from './command.js';
-import { demoCommand } from './demo-command.js';
-import { grammarCommand } from './grammar-command.js';
-import { parseCommand } from './parse-command.js';
-import { replayCommand } from './replay-command.js';
-import { runCommand } from './run-command.js';
-import { serveCommand } from './serve-command.js';
-import { statsCommand } from './stats-command.js';
 
-const COMMANDS: readonly Command[] = [
-  parseCommand,
-  statsCommand,
-  runCommand,
-  demoCommand,
-  grammarCommand,
-  serveCommand,
-  replayCommand,
+/**
+ * The commands, each imported when it is used: `--version` and `help` load none of them, so
+ * they answer at once instead of after every command's dependencies (~200 ms on this machine).
+ */
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
+const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'parse',
+    summary: 'read model output or transcripts and print the tool calls in them',
+    load: async () => (await import('./parse-command.js')).parseCommand,
+  },
+  {
+    name: 'stats',
+    summary: 'count calls, malformed calls, thinking and sizes in model output or logs',
+    load: async () => (await import('./stats-command.js')).statsCommand,
+  },
+  {
+    name: 'run',
+    summary: 'run an agent against an OpenAI-compatible model server',
+    load: async () => (await import('./run-command.js')).runCommand,
+  },
+  {
+    name: 'demo',
+    summary: 'a whole session against a bundled replay model (what npm start runs)',
+    load: async () => (await import('./demo-command.js')).demoCommand,
+  },
+  {
+    name: 'grammar',
+    summary: 'a GBNF or Lark grammar of valid calls, for constrained decoding',
+    load: async () => (await import('./grammar-command.js')).grammarCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'an OpenAI-compatible proxy that gives tool calls to a model without them',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
+  {
+    name: 'replay',
+    summary: 'a stand-in model server that answers with recorded replies, for trying tagcall offline',
+    load: async () => (await import('./replay-command.js')).replayCommand,
+  },
 ];
 
 const USAGE = `Usage: tagcall <command> [options]
@@ -45,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     const about = COMMANDS.find((c) => c.name === rest[0]);
     if (about === undefined && rest[0] !== undefined)
       throw new UsageError(`unknown command "${rest[0]}"`, USAGE);
-    process.stdout.write(about?.usage ?? USAGE);
+    process.stdout.write(about === undefined ? USAGE : (await about.load()).usage);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -54,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
       name === undefined ? 'no command given' : `unknown command "${name}"`,
       USAGE,
     );
-  return command.main(rest);
+  return (await command.load()).main(rest);
 }
 
 /** A system error said in words, or null. */

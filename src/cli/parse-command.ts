@@ -111,7 +111,6 @@ ${MINING_USAGE}
 
 export const parseCommand = defineCommand({
   name: 'parse',
-  summary: 'read model output or transcripts and print the tool calls in them',
   usage: USAGE,
   positionals: true,
   options: {

@@ -19,7 +19,6 @@ Options:
 
 export const replayCommand = defineCommand({
   name: 'replay',
-  summary: 'a stand-in model server that streams recorded replies, for trying tagcall offline',
   usage: USAGE,
   positionals: true,
   options: { port: { type: 'string', default: '8080' } },

@@ -142,7 +142,6 @@ paths that escape it are refused), task_completion.
 
 export const runCommand = defineCommand({
   name: 'run',
-  summary: 'run an agent against an OpenAI-compatible model server',
   usage: USAGE,
   positionals: true,
   options: {

@@ -53,7 +53,6 @@ Options:
 
 export const serveCommand = defineCommand({
   name: 'serve',
-  summary: 'an OpenAI-compatible proxy that gives tool calls to a model without them',
   usage: USAGE,
   options: {
     upstream: { type: 'string' },

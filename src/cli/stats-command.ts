@@ -75,7 +75,6 @@ ${MINING_USAGE}
 
 export const statsCommand = defineCommand({
   name: 'stats',
-  summary: 'count calls, malformed calls, thinking and sizes in model output or logs',
   usage: USAGE,
   positionals: true,
   options: { json: { type: 'boolean' }, ...MINING_FLAGS },
