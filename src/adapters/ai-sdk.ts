@@ -21,9 +21,10 @@ import { createNativeCalls, type NativeEvent, type NativeTool } from './native-c
 
 export interface TagcallMiddlewareOptions {
   /**
-   * Which written forms of calls are read. The prompt teaches the `<tool>` protocol either
-   * way; `auto` also reads a model's native habit (Hermes `<tool_call>` JSON, Qwen3-Coder,
-   * Anthropic XML, Cline-style tool tags). Default `tagcall`.
+   * The call format: a family's dialect is taught in the prompt, earlier calls are written in
+   * it and replies read in it; `auto` teaches the `<tool>` protocol and reads every dialect
+   * (Hermes `<tool_call>` JSON, Qwen3-Coder, Anthropic XML, Cline-style tool tags, …).
+   * Default `tagcall`.
    */
   dialect?: Dialect | 'auto';
   /** Split `[thinking]` and `<think>` out as reasoning (default); false drops them. */

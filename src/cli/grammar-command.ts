@@ -49,8 +49,9 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
 const USAGE = `Usage: tagcall grammar [--tools tools.json | --mcp mcp.json] [options]
 
 Prints a grammar that admits only valid calls of the given tools (with free text around them
-unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With neither --tools nor
---mcp, the built-in workspace tools.
+unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With --tools, those tools
+(and --mcp's); with --mcp alone, its servers' tools and the built-in workspace tools, as
+tagcall run --mcp offers them; with neither, the built-in workspace tools.
 
 Options:
   --tools FILE        a JSON tool list: [{"name", "inputSchema"}] (tagcall, MCP),
