@@ -414,3 +414,31 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     );
   });
 });
+
+// #26 item 3: forms of families already read, as llama.cpp's chat parsers take them.
+describe('more written forms of the families read', () => {
+  it("mistral: the v11 tokenizer's [TOOL_CALLS]name{json}, without [ARGS]", () => {
+    const result = parse(
+      '[TOOL_CALLS]get_weather{"city": "Paris & <Lyon>"}[TOOL_CALLS]get_time{"zone": ""}',
+      { dialect: 'mistral' },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['get_weather', { city: 'Paris & <Lyon>' }],
+      ['get_time', { zone: '' }],
+    ]);
+    expect(parse('[TOOL_CALLS]hello world', { dialect: 'mistral' }).calls).toEqual([]);
+  });
+
+  it("granite: Granite 3.1's list after <tool_call>, ended by its JSON", () => {
+    const result = parse(
+      'Checking.\n<tool_call>[{"name": "get_weather", "arguments": {"city": "Zürich"}}]',
+      { dialect: 'granite' },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['get_weather', { city: 'Zürich' }],
+    ]);
+    expect(result.text).toBe('Checking.\n');
+  });
+});

@@ -62,10 +62,18 @@ export const commandR7b: BlockReader = {
 };
 
 const GRANITE = jsonCalls('granite', '<|tool_call|>', '');
+const GRANITE_3_1 = jsonCalls('granite', '<tool_call>', '');
 
 /** IBM Granite's form: `<|tool_call|>[{"name": …, "arguments": {…}}]`, ended by its JSON. */
 export const granite: BlockReader = {
   open: GRANITE.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(GRANITE, sink, limits),
+};
+
+/** Granite 3.1's: the same list after `<tool_call>` (what llama.cpp's Granite reader takes). */
+export const granite31: BlockReader = {
+  open: GRANITE_3_1.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(GRANITE_3_1, sink, limits),
 };

@@ -6,7 +6,7 @@ import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './fu
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
-import { commandR7b, granite, hermes, hermesStream, jamba, nemotron } from './hermes.js';
+import { commandR7b, granite, granite31, hermes, hermesStream, jamba, nemotron } from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
@@ -159,7 +159,7 @@ export function blockReaders(
     case 'jamba':
       return [jamba];
     case 'granite':
-      return [granite];
+      return [granite, granite31];
     case 'llama3-json':
       return [llama3PythonTag, llama3BareJson];
     case 'olmo3':

@@ -16,7 +16,8 @@ const LIST: BodyForm = {
 
 /**
  * Mistral Small 3.2, Devstral, Magistral: `[TOOL_CALLS]name[ARGS]{…}` (or
- * `name[CALL_ID]id[ARGS]{…}`), one call per `[TOOL_CALLS]`, ended by its JSON object.
+ * `name[CALL_ID]id[ARGS]{…}`), one call per `[TOOL_CALLS]`, ended by its JSON object; the v11
+ * tokenizer's `[TOOL_CALLS]name{…}` has no `[ARGS]`.
  */
 const NAMED: BodyForm = {
   format: 'mistral',
@@ -25,7 +26,7 @@ const NAMED: BodyForm = {
   close: '',
   syntax: Syntax.Json,
   header: {
-    pattern: /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?\[ARGS\]\s*(?=\{)/y,
+    pattern: /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=\{)/y,
     partial:
       /^\s*[^\s[\]{}"]{0,256}\s*(?:\[(?:C(?:A(?:L(?:L(?:_(?:I(?:D(?:\][^[]{0,256}(?:\[(?:A(?:R(?:G(?:S(?:\]\s*)?)?)?)?)?)?)?)?)?)?)?)?)?|A(?:R(?:G(?:S(?:\]\s*)?)?)?)?)?)?$/,
   },
