@@ -41,8 +41,10 @@ export const replayCommand = defineCommand({
       replies,
       port: port(values.port, '--port', usage),
     });
+    // Listening for signals before saying so: whoever reads the line may stop us at once.
+    const stopped = untilStopped();
     process.stderr.write(`tagcall replay: listening on ${model.url} (${replies.length} replies)\n`);
-    const code = await untilStopped();
+    const code = await stopped;
     await model.close();
     return code;
   },

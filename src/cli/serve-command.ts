@@ -15,8 +15,10 @@ import {
  */
 export async function runServe(options: ProxyOptions): Promise<number> {
   const proxy = await startProxy(options);
+  // Listening for signals before saying so: whoever reads the line may stop us at once.
+  const stopped = untilStopped();
   process.stderr.write(`tagcall serve: listening on ${proxy.url} (upstream ${options.upstream})\n`);
-  const code = await untilStopped();
+  const code = await stopped;
   await proxy.close();
   return code;
 }

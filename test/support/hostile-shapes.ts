@@ -30,7 +30,7 @@ export interface Doubling {
 /**
  * How much longer input of size 2n takes than size n: about 2 when the work is linear, 4 when
  * it is quadratic. `n` is grown until one run takes long enough to time (50 ms); of up to
- * five measurements the smallest ratio is kept, since a collection of garbage or a busy
+ * eight measurements the smallest ratio is kept, since a collection of garbage or a busy
  * neighbour can only make a run slower.
  */
 export function doublingRatio(make: (n: number) => () => void, start: number): Doubling {
@@ -42,7 +42,7 @@ export function doublingRatio(make: (n: number) => () => void, start: number): D
   large();
   let best: Doubling = { n, smallMs: 0, largeMs: 0, ratio: Number.POSITIVE_INFINITY };
   // Other tests run beside this one: a few tries, so one disturbed measurement does not count.
-  for (let attempt = 0; attempt < 5 && best.ratio > 3; attempt++) {
+  for (let attempt = 0; attempt < 8 && best.ratio > 3; attempt++) {
     const smallMs = bestOf(5, small);
     const largeMs = bestOf(5, large);
     if (largeMs / smallMs < best.ratio) best = { n, smallMs, largeMs, ratio: largeMs / smallMs };
