@@ -44,7 +44,8 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'replay',
-    summary: 'a stand-in model server that answers with recorded replies, for trying tagcall offline',
+    summary:
+      'a stand-in model server that answers with recorded replies, for trying tagcall offline',
     load: async () => (await import('./replay-command.js')).replayCommand,
   },
 ];
