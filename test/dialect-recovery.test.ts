@@ -442,3 +442,17 @@ describe('more written forms of the families read', () => {
     expect(result.text).toBe('Checking.\n');
   });
 });
+
+describe('qwen3-coder: names in quotes', () => {
+  // As @ai-sdk-tool/parser's formatter writes them (and some models do): found by the bench,
+  // where every such call through the middleware became text once unoffered names were text.
+  it('<function="name"> and <parameter="key"> are read without the quotes, with a warning', () => {
+    const text =
+      '<tool_call>\n  <function="read_file">\n    <parameter="path">src/<a>&b.ts</parameter>\n  </function>\n</tool_call>';
+    const result = parse(text, { dialect: 'qwen3-coder' });
+    expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['read_file', { path: 'src/<a>&b.ts' }],
+    ]);
+    expect(result.warnings.map((w) => w.code)).toEqual(['stray-text', 'stray-text']);
+  });
+});

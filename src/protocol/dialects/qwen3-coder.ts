@@ -3,6 +3,20 @@ import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
 import { functionJsonHead } from './functionary.js';
 
+/**
+ * A name as Qwen3-Coder's template writes it (`<function=name>`), or in quotes, as some models
+ * and tools write it (`<function="name">`): read without them, with a warning.
+ */
+const quotedOr = (tag: string) =>
+  namedOpening(
+    `<${tag}=`,
+    new RegExp(`<${tag}=(?:"([^"\\n>]{1,256})"|([^>\\n]{1,256}))>`, 'y'),
+    (match) =>
+      match[1] === undefined
+        ? undefined
+        : `<${tag}="…"> has its name in quotes; write <${tag}=name>`,
+  );
+
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
 export const QWEN3_CODER_FORM: MarkupForm = {
   format: 'qwen3-coder',
@@ -10,7 +24,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   wrapper: { open: '<tool_call>', close: '</tool_call>' },
   call: {
     start: '<function',
-    read: namedOpening('<function=', /<function=([^>\n]{1,256})>/y),
+    read: quotedOr('function'),
     close: '</function>',
     closeInValue: 'next-call',
     reopenFails: false,
@@ -18,7 +32,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
     unclosed: '<function=…> was not closed with </function>',
   },
   parameter: {
-    read: namedOpening('<parameter=', /<parameter=([^>\n]{1,256})>/y),
+    read: quotedOr('parameter'),
     close: () => '</parameter>',
     unclosed: '<parameter=…> was not closed with </parameter>',
     reopens: '<parameter=',
