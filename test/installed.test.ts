@@ -1,7 +1,16 @@
 // The package as a user gets it: packed, installed into a new project without tagcall's
 // devDependencies, and run from there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 let base: string;
 let app: string;
+let tarball: string;
 
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'tagcall-installed-'));
@@ -20,12 +30,13 @@ beforeAll(() => {
     .trim()
     .split('\n')
     .pop() as string;
+  tarball = join(base, packed);
   app = join(base, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name": "app", "private": true}\n');
   execFileSync(
     'npm',
-    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', join(base, packed)],
+    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball],
     { cwd: app, stdio: 'ignore' },
   );
 }, 300_000);
@@ -57,5 +68,94 @@ describe('installed from npm pack, without devDependencies', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('ok');
+  });
+
+  const node = (args: string[], cwd = app) =>
+    spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+
+  // #28 item 11: gpt-tokenizer (30 MB, for exact() only) and the MCP SDK (with express, hono,
+  // cors) were hard dependencies: `npm i tagcall` added 103 packages and 62 MB.
+  it('installs neither gpt-tokenizer nor the MCP SDK: they are optional peers', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(app, 'node_modules/tagcall/package.json'), 'utf8'),
+    ) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
+    };
+    for (const peer of ['gpt-tokenizer', '@modelcontextprotocol/sdk']) {
+      expect(manifest.dependencies, peer).not.toHaveProperty(peer);
+      expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
+      expect(existsSync(join(app, 'node_modules', peer)), peer).toBe(false);
+    }
+    for (const heavy of ['express', 'hono', 'cors'])
+      expect(existsSync(join(app, 'node_modules', heavy)), heavy).toBe(false);
+  });
+
+  it('a missing optional peer is named with the command that installs it', () => {
+    const script = `
+      import { exact, createToolbox } from 'tagcall';
+      try { await exact(); } catch (e) { console.log(e.message); }
+      const toolbox = createToolbox({ mcpServers: { everything: { command: 'true' } } });
+      try { await toolbox.listTools(); } catch (e) { console.log(e.message); }`;
+    const run = node(['--input-type=module', '-e', script]);
+    expect(run.stderr).toBe('');
+    const [tokenizer, mcp] = run.stdout.trim().split('\n');
+    expect(tokenizer).toBe(
+      'exact() counts with gpt-tokenizer, an optional peer dependency that is not installed: npm i gpt-tokenizer',
+    );
+    expect(mcp).toBe(
+      'MCP server "everything": MCP servers are reached through @modelcontextprotocol/sdk, an optional peer dependency that is not installed: npm i @modelcontextprotocol/sdk',
+    );
+    // The CLI says the same in one line.
+    writeFileSync(join(base, 'mcp.json'), '{"mcpServers": {"x": {"command": "true"}}}');
+    const cli = node([
+      join(app, 'node_modules/tagcall/dist/cli/main.js'),
+      'grammar',
+      '--mcp',
+      join(base, 'mcp.json'),
+    ]);
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toMatch(/^tagcall: MCP server "x": .* npm i @modelcontextprotocol\/sdk\n$/);
+  });
+
+  it('an optional peer, once installed, is used', () => {
+    const linked = join(app, 'node_modules/gpt-tokenizer');
+    symlinkSync(join(ROOT, 'node_modules/gpt-tokenizer'), linked, 'dir');
+    try {
+      const script = `import { exact } from 'tagcall'; console.log((await exact()).count('hello world'));`;
+      const run = node(['--input-type=module', '-e', script]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('2');
+    } finally {
+      rmSync(linked);
+    }
+  });
+
+  it('require() works from CommonJS (Node 20.19+ loads ES modules), and import() as before', () => {
+    const run = node([
+      '-e',
+      "const t = require('tagcall'); const p = require('tagcall/protocol'); console.log(typeof t.runAgent, p.parse('<tool>\\n<tool_name>a</tool_name>\\n</tool>\\n').calls.length)",
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('function 1');
+  });
+
+  it('ships a LICENSE, keywords and no source map that points at sources it does not ship', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    expect(files).toContain('package/LICENSE');
+    const maps = files.filter((f) => f.endsWith('.map'));
+    for (const map of maps) {
+      const { sources } = JSON.parse(
+        readFileSync(join(app, 'node_modules/tagcall', map.slice('package/'.length)), 'utf8'),
+      ) as { sources: string[] };
+      const dir = join(app, 'node_modules/tagcall', map.slice('package/'.length), '..');
+      for (const source of sources) expect(existsSync(join(dir, source)), source).toBe(true);
+    }
+    const manifest = JSON.parse(
+      readFileSync(join(app, 'node_modules/tagcall/package.json'), 'utf8'),
+    ) as { keywords?: string[]; license: string };
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['llm', 'tool-calling', 'mcp']));
   });
 });

@@ -14,11 +14,26 @@ export type Encoding = 'cl100k_base' | 'o200k_base';
 /**
  * Exact counts with gpt-tokenizer's BPE ranks. Loaded on first use (the ranks take a few
  * hundred milliseconds and megabytes to load), so the estimate path pays nothing.
+ * gpt-tokenizer is an optional peer dependency (30 MB that only this function needs): without
+ * it, this rejects with the command that installs it.
  */
 export async function exact(encoding: Encoding = 'o200k_base'): Promise<TokenCounter> {
-  const module =
-    encoding === 'cl100k_base'
-      ? await import('gpt-tokenizer/encoding/cl100k_base')
-      : await import('gpt-tokenizer/encoding/o200k_base');
-  return { count: (text) => module.countTokens(text) };
+  try {
+    const module =
+      encoding === 'cl100k_base'
+        ? await import('gpt-tokenizer/encoding/cl100k_base')
+        : await import('gpt-tokenizer/encoding/o200k_base');
+    return { count: (text) => module.countTokens(text) };
+  } catch (error) {
+    if (isMissing(error, 'gpt-tokenizer'))
+      throw new Error(
+        'exact() counts with gpt-tokenizer, an optional peer dependency that is not installed: npm i gpt-tokenizer',
+      );
+    throw error;
+  }
 }
+
+/** Whether `error` is an import's failure to find the package `name` itself. */
+const isMissing = (error: unknown, name: string) =>
+  (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+  String((error as Error).message).includes(`'${name}'`);

@@ -66,6 +66,8 @@ export function contentToText(content: readonly ContentItem[], structured: unkno
 
 export const MCP_DEFAULTS = { connectTimeoutMs: 30_000 };
 
+const SDK = '@modelcontextprotocol/sdk';
+
 /**
  * Connects to one MCP server (stdio or streamable HTTP) and lists its tools, within
  * `connectTimeoutMs` for both: a server that never answers `initialize` is closed (its process
@@ -78,12 +80,23 @@ export async function connectMcp(
   const timeoutMs = options.connectTimeoutMs ?? MCP_DEFAULTS.connectTimeoutMs;
   // Loaded on first use: the SDK takes most of a cold import of tagcall, and most uses
   // (parsing, local tools) never connect to a server.
+  // The SDK is an optional peer dependency (it brings express, hono and cors): without it, the
+  // error says how to install it.
   const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
     await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ]);
+    ]).catch((error: unknown) => {
+      const missing =
+        (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+        String((error as Error).message).includes(`'${SDK}'`);
+      throw missing
+        ? new Error(
+            `MCP servers are reached through ${SDK}, an optional peer dependency that is not installed: npm i ${SDK}`,
+          )
+        : error;
+    });
   const client = new Client({ name: 'tagcall', version: '0.1.0' });
   const transport =
     'url' in config
