@@ -7,8 +7,8 @@ import {
 } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
 
-const types = (schema: JsonSchema | undefined): string[] =>
-  schema?.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+const types = (schema: JsonSchema | undefined): readonly string[] =>
+  schema?.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
 
 // Each digit has one place to go (the fraction needs its dot), so a failed match backs off in
 // linear time: `\d+\.?\d*` split a run of 40,000 digits every way before failing.

@@ -1,10 +1,12 @@
 export { coerceArguments } from './coerce.js';
 export {
+  type ArgumentsOf,
   defineTool,
   type JsonSchema,
   type ToolContext,
   type ToolDefinition,
   type ToolOutput,
+  type TypedToolDefinition,
 } from './define-tool.js';
 export { MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
 export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
