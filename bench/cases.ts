@@ -268,13 +268,17 @@ export async function runPruning(count: number) {
 }
 
 /** Milliseconds to load a thread of `count` messages from its JSONL file. */
-export function runJsonlLoad(count: number) {
+export async function runJsonlLoad(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'tagcall-bench-'));
   try {
     const store = createJsonlStore({ dir });
-    for (const message of conversation(count)) store.append('bench', message);
+    for (const message of conversation(count)) await store.append('bench', message);
     const times: number[] = [];
-    for (let round = 0; round < 5; round++) times.push(timeOnce(() => store.load('bench')));
+    for (let round = 0; round < 5; round++) {
+      const t0 = now();
+      await store.load('bench');
+      times.push(now() - t0);
+    }
     return { count, ms: median(times), bytes: statSync(join(dir, 'bench.jsonl')).size };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -89,8 +89,13 @@ async function session(options: { audit?: ReturnType<typeof createAuditLog>; dir
   const memory =
     options.dir === undefined
       ? createMemory({ budget: 32_000 })
-      : loadMemory({ store: createJsonlStore({ dir: options.dir }), threadId: 't', budget: 32_000 })
-          .memory;
+      : (
+          await loadMemory({
+            store: createJsonlStore({ dir: options.dir }),
+            threadId: 't',
+            budget: 32_000,
+          })
+        ).memory;
   const events: AgentEvent[] = [];
   const result = await runAgent({
     model: scripted(REPLIES),
@@ -220,7 +225,7 @@ describe('the store holds the final state', () => {
   it('a reloaded thread has every call as it ended, not pending', async () => {
     const dir = tempDir();
     const { result } = await session({ dir });
-    const reloaded = createJsonlStore({ dir }).load('t');
+    const reloaded = await createJsonlStore({ dir }).load('t');
     expect(reloaded.damaged).toEqual([]);
     expect(JSON.parse(toJsonText(reloaded.messages))).toEqual(
       JSON.parse(toJsonText(result.memory.all())),

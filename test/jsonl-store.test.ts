@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('JSONL store', () => {
-  it('appends one record per message and loads them back, bytes included', () => {
+  it('appends one record per message and loads them back, bytes included', async () => {
     const store = createJsonlStore({ dir: tempDir(), fsync: true });
     const image = createMessage('user', [
       { kind: 'image', mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) },
@@ -39,37 +39,37 @@ describe('JSONL store', () => {
       toolResult('c1', 't', 'ok'),
       image,
     ];
-    for (const m of messages) store.append('thread/1', m);
-    expect(store.load('thread/1')).toEqual({ messages, damaged: [] });
-    expect(store.list()).toEqual(['thread/1']);
-    store.delete('thread/1');
-    expect(store.list()).toEqual([]);
-    expect(store.load('thread/1')).toEqual({ messages: [], damaged: [] });
+    for (const m of messages) await store.append('thread/1', m);
+    expect(await store.load('thread/1')).toEqual({ messages, damaged: [] });
+    expect(await store.list()).toEqual(['thread/1']);
+    await store.delete('thread/1');
+    expect(await store.list()).toEqual([]);
+    expect(await store.load('thread/1')).toEqual({ messages: [], damaged: [] });
   });
 
-  it('reports a torn last line, skips it, and cuts it so the next record starts clean', () => {
+  it('reports a torn last line, skips it, and cuts it so the next record starts clean', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir });
-    store.append('t', user('one', { id: 'a' }));
-    store.append('t', user('two', { id: 'b' }));
+    await store.append('t', user('one', { id: 'a' }));
+    await store.append('t', user('two', { id: 'b' }));
     appendFileSync(join(dir, 't.jsonl'), '{"id":"c","role":"us');
-    const loaded = store.load('t');
+    const loaded = await store.load('t');
     expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
     expect(loaded.damaged).toEqual([{ line: 3, text: '{"id":"c","role":"us', kind: 'torn-tail' }]);
-    store.append('t', user('three', { id: 'd' }));
-    expect(store.load('t')).toMatchObject({
+    await store.append('t', user('three', { id: 'd' }));
+    expect(await store.load('t')).toMatchObject({
       damaged: [],
       messages: [{ id: 'a' }, { id: 'b' }, { id: 'd' }],
     });
   });
 
-  it('reports a corrupt line in the middle and keeps everything around it', () => {
+  it('reports a corrupt line in the middle and keeps everything around it', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir });
-    store.append('t', user('one', { id: 'a' }));
+    await store.append('t', user('one', { id: 'a' }));
     appendFileSync(join(dir, 't.jsonl'), 'not json\n');
-    store.append('t', user('two', { id: 'b' }));
-    const loaded = store.load('t');
+    await store.append('t', user('two', { id: 'b' }));
+    const loaded = await store.load('t');
     expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
     expect(loaded.damaged).toEqual([{ line: 2, text: 'not json', kind: 'corrupt' }]);
   });
@@ -92,7 +92,7 @@ describe('JSONL store', () => {
     await new Promise((resolve) => writer.once('exit', resolve));
     const raw = readFileSync(join(dir, 'crash.jsonl'), 'utf8');
     const complete = raw.split('\n').length - 1;
-    const loaded = createJsonlStore({ dir }).load('crash');
+    const loaded = await createJsonlStore({ dir }).load('crash');
     expect(loaded.messages.length).toBe(complete);
     expect(loaded.messages.length).toBeGreaterThan(50);
     for (const [n, m] of loaded.messages.entries())
@@ -101,7 +101,7 @@ describe('JSONL store', () => {
     if (loaded.damaged.length === 1) expect(loaded.damaged[0].kind).toBe('torn-tail');
   });
 
-  it('on a full disk an append throws and leaves no torn record; what it reported as written loads', () => {
+  it('on a full disk an append throws and leaves no torn record; what it reported as written loads', async () => {
     const dir = tempDir();
     // ulimit -f: writes past 4 KiB come up short and then fail (EFBIG), as on a full disk.
     const run = spawnSync(
@@ -121,40 +121,46 @@ describe('JSONL store', () => {
     expect(outcomes.length - written.length).toBeGreaterThan(0);
     expect(outcomes.find((o) => !o.ok)?.error).toMatch(/^could not append to thread "full": /);
     const store = createJsonlStore({ dir });
-    const loaded = store.load('full');
+    const loaded = await store.load('full');
     expect(loaded.damaged).toEqual([]);
     expect(loaded.messages.map((m) => m.id)).toEqual(written);
-    store.append('full', user('after', { id: 'after' }));
-    expect(store.load('full').messages.map((m) => m.id)).toEqual([...written, 'after']);
+    await store.append('full', user('after', { id: 'after' }));
+    expect((await store.load('full')).messages.map((m) => m.id)).toEqual([...written, 'after']);
   });
 
-  it('cuts a torn tail by bytes, also when it ends inside a multi-byte character', () => {
+  it('cuts a torn tail by bytes, also when it ends inside a multi-byte character', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir });
-    store.append('t', user('ünïcødé ✓', { id: 'a' }));
+    await store.append('t', user('ünïcødé ✓', { id: 'a' }));
     const torn = Buffer.from('{"id":"b","text":"日本');
     appendFileSync(join(dir, 't.jsonl'), torn.subarray(0, torn.length - 1));
-    expect(store.load('t').damaged).toHaveLength(1);
-    store.append('t', user('next', { id: 'c' }));
-    expect(store.load('t')).toMatchObject({ damaged: [], messages: [{ id: 'a' }, { id: 'c' }] });
+    expect((await store.load('t')).damaged).toHaveLength(1);
+    await store.append('t', user('next', { id: 'c' }));
+    expect(await store.load('t')).toMatchObject({
+      damaged: [],
+      messages: [{ id: 'a' }, { id: 'c' }],
+    });
   });
 
-  it('an append after a torn tail (a crash, never loaded) cuts it first: records are never glued', () => {
+  it('an append after a torn tail (a crash, never loaded) cuts it first: records are never glued', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir });
-    store.append('t', user('one', { id: 'a' }));
+    await store.append('t', user('one', { id: 'a' }));
     appendFileSync(join(dir, 't.jsonl'), '{"id":"torn","rol');
-    store.append('t', user('two', { id: 'b' }));
-    expect(store.load('t')).toMatchObject({ damaged: [], messages: [{ id: 'a' }, { id: 'b' }] });
+    await store.append('t', user('two', { id: 'b' }));
+    expect(await store.load('t')).toMatchObject({
+      damaged: [],
+      messages: [{ id: 'a' }, { id: 'b' }],
+    });
   });
 
-  it('reads a thread as a stream of lines: a record over maxRecordBytes is reported and skipped', () => {
+  it('reads a thread as a stream of lines: a record over maxRecordBytes is reported and skipped', async () => {
     const dir = tempDir();
     const store = createJsonlStore({ dir, maxRecordBytes: 5000 });
-    store.append('t', user('small', { id: 'a' }));
-    store.append('t', user('x'.repeat(20_000), { id: 'huge' }));
-    store.append('t', user('small again', { id: 'b' }));
-    const loaded = store.load('t');
+    await store.append('t', user('small', { id: 'a' }));
+    await store.append('t', user('x'.repeat(20_000), { id: 'huge' }));
+    await store.append('t', user('small again', { id: 'b' }));
+    const loaded = await store.load('t');
     expect(loaded.messages.map((m) => m.id)).toEqual(['a', 'b']);
     expect(loaded.damaged).toHaveLength(1);
     expect(loaded.damaged[0]).toMatchObject({ line: 2, kind: 'corrupt' });
@@ -163,16 +169,16 @@ describe('JSONL store', () => {
 
   it('backs a memory: add persists, loadMemory restores the thread', async () => {
     const store = createJsonlStore({ dir: tempDir() });
-    const { memory } = loadMemory({ store, threadId: 'chat', budget: 1000 });
-    memory.add(user('remember me'), assistant('noted'));
-    const { memory: again, damaged } = loadMemory({ store, threadId: 'chat', budget: 1000 });
+    const { memory } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
+    await memory.add(user('remember me'), assistant('noted'));
+    const { memory: again, damaged } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
     expect(damaged).toEqual([]);
     expect((await again.messages()).map(textOf)).toEqual(['remember me', 'noted']);
   });
 });
 
 describe('what a model or a file sends cannot pass for the store’s own records (#30)', () => {
-  it('an argument the model wrote as {"$bytes": …} comes back as that object, not as bytes', () => {
+  it('an argument the model wrote as {"$bytes": …} comes back as that object, not as bytes', async () => {
     const store = createJsonlStore({ dir: tempDir() });
     const forged = { $bytes: 'aGVsbG8=' };
     const args = { image: forged, nested: [{ $$x: 1, $y: { $bytes: 'AA==' } }], plain: 'x' };
@@ -180,9 +186,9 @@ describe('what a model or a file sends cannot pass for the store’s own records
     const bytes = createMessage('user', [
       { kind: 'image', mediaType: 'image/png', data: new Uint8Array([104, 105]) },
     ]);
-    store.append('t', reply);
-    store.append('t', bytes);
-    const [back, image] = store.load('t').messages;
+    await store.append('t', reply);
+    await store.append('t', bytes);
+    const [back, image] = (await store.load('t')).messages;
     const call = back.parts.find((p) => p.kind === 'tool-call');
     expect(call?.kind === 'tool-call' && call.arguments).toEqual(args);
     expect(call?.kind === 'tool-call' && call.arguments.image).not.toBeInstanceOf(Uint8Array);
@@ -216,14 +222,14 @@ describe('what a model or a file sends cannot pass for the store’s own records
     );
   });
 
-  it('list() skips a file whose name the store did not write, and says so', () => {
+  it('list() skips a file whose name the store did not write, and says so', async () => {
     const dir = tempDir();
     const told: string[] = [];
     const store = createJsonlStore({ dir, onForeignFile: (name) => told.push(name) });
-    store.append('thread one', user('hi'));
+    await store.append('thread one', user('hi'));
     for (const name of ['a%zz.jsonl', '%41.jsonl', 'notes.txt'])
       appendFileSync(join(dir, name), '');
-    expect(store.list()).toEqual(['thread one']);
+    expect(await store.list()).toEqual(['thread one']);
     expect(told.sort()).toEqual(['%41.jsonl', 'a%zz.jsonl']);
   });
 });

@@ -138,10 +138,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   };
   if (memory.all().length === 0) {
     const prompt = await renderToolPrompt(toolbox, { dialect });
-    memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
+    await memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
   }
   const task = user(options.task);
-  memory.add(task);
+  await memory.add(task);
   audit?.record(task, { type: 'task' });
   let malformed = 0;
   const finish = (
@@ -234,7 +234,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     const settled =
       calls.length > 0 ? await runCalls(calls, { ...options, toolbox }, hooks, emit) : [];
     // The reply is stored once its calls have settled, so the store holds their final status.
-    memory.add(reply);
+    await memory.add(reply);
     audit?.record(
       reply,
       {
@@ -250,7 +250,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       answeredAt,
     );
     if (settled.length > 0) {
-      memory.add(toolMessage(settled.map((s) => s.result)));
+      await memory.add(toolMessage(settled.map((s) => s.result)));
       for (const s of settled) audit?.record(toolMessage([s.result]), s.decision, s.call.endedAt);
     }
     if (errors.length > 0) {
@@ -266,7 +266,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
           isError: true,
         })),
       );
-      memory.add(feedback);
+      await memory.add(feedback);
       audit?.record(feedback, { type: 'malformed_feedback', details: { streak: malformed } });
       if (malformed >= AGENT_DEFAULTS.malformedLimit) {
         return finish(

@@ -67,11 +67,13 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
     const memory =
       settings.threadId === undefined
         ? createMemory({ budget })
-        : loadMemory({
-            store: createJsonlStore({ dir: resolve('.tagcall/threads') }),
-            threadId: settings.threadId,
-            budget,
-          }).memory;
+        : (
+            await loadMemory({
+              store: createJsonlStore({ dir: resolve('.tagcall/threads') }),
+              threadId: settings.threadId,
+              budget,
+            })
+          ).memory;
     return await runAgent({
       model: settings.model,
       toolbox,

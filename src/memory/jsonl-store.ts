@@ -200,13 +200,13 @@ export function createJsonlStore(options: JsonlStoreOptions): MessageStore {
     return { messages, damaged };
   }
 
+  // The file operations are synchronous inside: two appends to one thread in one process
+  // never interleave their writes, and a record is whole on disk when its promise resolves.
   return {
-    append,
-    load,
-    delete(threadId) {
-      rmSync(file(threadId), { force: true });
-    },
-    list() {
+    append: async (threadId, message) => append(threadId, message),
+    load: async (threadId) => load(threadId),
+    delete: async (threadId) => rmSync(file(threadId), { force: true }),
+    list: async () => {
       const ids: string[] = [];
       for (const name of readdirSync(options.dir)) {
         if (!name.endsWith(SUFFIX)) continue;
@@ -221,5 +221,6 @@ export function createJsonlStore(options: JsonlStoreOptions): MessageStore {
       }
       return ids;
     },
+    close: async () => {},
   };
 }

@@ -55,7 +55,11 @@ export interface MemoryStats {
 }
 
 export interface Memory {
-  add(...messages: Message[]): void;
+  /**
+   * Adds messages to the history at once; with a store, the promise resolves when they are
+   * stored (in the order added, also when calls overlap) and rejects when a write failed.
+   */
+  add(...messages: Message[]): Promise<void>;
   /** What the model should see now, within budget. */
   messages(): Promise<Message[]>;
   /** The same window in the text protocol (results as `Tool: name\nresult`), for text-only models. */
@@ -94,6 +98,8 @@ export function createMemory(options: MemoryOptions): Memory {
     truncated: 0,
     overBudget: false,
   };
+  // Appends to the store, one after another: a later add never overtakes an earlier one.
+  let writes: Promise<void> = Promise.resolve();
   // The summary of the span dropped last time, reused while that span is unchanged.
   let summary: { droppedCount: number; lastId: string; message: Message } | null = null;
 
@@ -138,12 +144,17 @@ export function createMemory(options: MemoryOptions): Memory {
 
   const memory: Memory = {
     add(...messages) {
-      for (const message of messages) {
-        const stored = truncateToolOutputs(message, maxToolResultChars);
-        history.push(stored);
-        if (options.store !== undefined)
-          options.store.append(options.threadId ?? 'default', stored);
-      }
+      const stored = messages.map((m) => truncateToolOutputs(m, maxToolResultChars));
+      history.push(...stored);
+      const store = options.store;
+      if (store === undefined) return Promise.resolve();
+      const threadId = options.threadId ?? 'default';
+      const written = writes.then(async () => {
+        for (const message of stored) await store.append(threadId, message);
+      });
+      // A failed write is reported to its own caller; the ones after it still go.
+      writes = written.catch(() => {});
+      return written;
     },
     async messages() {
       const window = windowFor(options.budget);
@@ -176,10 +187,9 @@ export function createMemory(options: MemoryOptions): Memory {
 }
 
 /** A memory attached to a stored thread, with whatever of the thread could not be read. */
-export function loadMemory(options: MemoryOptions & { store: MessageStore; threadId: string }): {
-  memory: Memory;
-  damaged: DamagedRecord[];
-} {
-  const { messages, damaged } = options.store.load(options.threadId);
+export async function loadMemory(
+  options: MemoryOptions & { store: MessageStore; threadId: string },
+): Promise<{ memory: Memory; damaged: DamagedRecord[] }> {
+  const { messages, damaged } = await options.store.load(options.threadId);
   return { memory: createMemory({ ...options, history: messages }), damaged };
 }

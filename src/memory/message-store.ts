@@ -13,10 +13,18 @@ export interface LoadedThread {
   damaged: DamagedRecord[];
 }
 
-/** Where memories persist: one thread of messages per id. Other stores implement the same. */
+/**
+ * Where memories persist: one thread of messages per id, in the order they were appended.
+ * Every method returns a promise, so a database is as easy to plug in as a file: the JSONL
+ * store (the zero-setup default), SQLite and PostgreSQL implement it. `append` resolves once
+ * the message is stored (as durable as the store is configured to be); `close` releases the
+ * store's connections.
+ */
 export interface MessageStore {
-  append(threadId: string, message: Message): void;
-  load(threadId: string): LoadedThread;
-  delete(threadId: string): void;
-  list(): string[];
+  append(threadId: string, message: Message): Promise<void>;
+  load(threadId: string): Promise<LoadedThread>;
+  delete(threadId: string): Promise<void>;
+  /** The ids of the stored threads. */
+  list(): Promise<string[]>;
+  close(): Promise<void>;
 }

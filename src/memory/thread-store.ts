@@ -1,8 +1,8 @@
 import type { Memory } from './memory.js';
 
 export interface ThreadStoreOptions {
-  /** Makes the memory of a new thread. */
-  create: (threadId: string) => Memory;
+  /** Makes the memory of a new thread (e.g. `loadMemory` from a store). */
+  create: (threadId: string) => Memory | Promise<Memory>;
   /** Threads unused this long are evicted. Default one hour. */
   idleMs?: number;
   /** At most this many live threads: making one more evicts the least recently used. Default 10,000. */
@@ -15,7 +15,8 @@ export const THREAD_STORE_DEFAULTS = { idleMs: 60 * 60 * 1000, maxThreads: 10_00
 
 export interface ThreadStore {
   get(threadId: string): Memory | undefined;
-  getOrCreate(threadId: string): Memory;
+  /** The live thread, or a new one from `create`; calls for one id at once share one `create`. */
+  getOrCreate(threadId: string): Promise<Memory>;
   delete(threadId: string): boolean;
   list(): string[];
   /** Evicts idle threads now (every other call does too). Returns how many went. */
@@ -43,6 +44,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
   const maxThreads = Math.max(1, options.maxThreads ?? THREAD_STORE_DEFAULTS.maxThreads);
   const now = options.now ?? Date.now;
   const threads = new Map<string, Live>();
+  const creating = new Map<string, Promise<Memory>>();
   let oldest: Live | null = null;
   let newest: Live | null = null;
 
@@ -87,20 +89,33 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       sweep();
       return touch(id);
     },
-    getOrCreate(id) {
+    async getOrCreate(id) {
       sweep();
       const found = touch(id);
       if (found !== undefined) return found;
-      const memory = options.create(id);
-      if (threads.size >= maxThreads && oldest !== null) remove(oldest);
-      const thread: Live = { id, memory, usedAt: now(), older: null, newer: null };
-      threads.set(id, thread);
-      pushNewest(thread);
-      return memory;
+      const pending = creating.get(id);
+      if (pending !== undefined) return pending;
+      const created: Promise<Memory> = Promise.resolve()
+        .then(() => options.create(id))
+        .then((memory) => {
+          // A delete while it was being made wins: the caller gets it, the list does not.
+          if (creating.get(id) !== created) return memory;
+          if (threads.size >= maxThreads && oldest !== null) remove(oldest);
+          const thread: Live = { id, memory, usedAt: now(), older: null, newer: null };
+          threads.set(id, thread);
+          pushNewest(thread);
+          return memory;
+        })
+        .finally(() => {
+          if (creating.get(id) === created) creating.delete(id);
+        });
+      creating.set(id, created);
+      return created;
     },
     delete(id) {
+      const wasCreating = creating.delete(id);
       const thread = threads.get(id);
-      if (thread === undefined) return false;
+      if (thread === undefined) return wasCreating;
       remove(thread);
       return true;
     },

@@ -7,7 +7,7 @@ const outcomes: Array<{ id: string; ok: boolean; error?: string }> = [];
 for (let i = 0; i < 40; i++) {
   const id = `m${i}`;
   try {
-    store.append('full', user(`${i} ${'é'.repeat(120)}`, { id }));
+    await store.append('full', user(`${i} ${'é'.repeat(120)}`, { id }));
     outcomes.push({ id, ok: true });
   } catch (error) {
     outcomes.push({ id, ok: false, error: (error as Error).message });

@@ -4,6 +4,6 @@ import { createJsonlStore, user } from './all.js';
 const [dir, fsync] = process.argv.slice(2);
 const store = createJsonlStore({ dir, fsync: fsync === 'fsync' });
 for (let n = 0; ; n++) {
-  store.append('crash', user(`${n} ${'x'.repeat((n * 7919) % 65536)}`, { id: `m${n}` }));
+  await store.append('crash', user(`${n} ${'x'.repeat((n * 7919) % 65536)}`, { id: `m${n}` }));
   if (n === 50) process.stdout.write('ready\n');
 }
