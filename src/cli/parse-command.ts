@@ -1,63 +1,21 @@
 import { open, stat } from 'node:fs/promises';
-import {
-  createFold,
-  createParser,
-  PARSER_DEFAULTS,
-  type ParseOptions,
-  type ParseResult,
-} from '../protocol/index.js';
+import { createParser, PARSER_DEFAULTS, type ParseOptions } from '../protocol/index.js';
 import { layoutOf } from '../transcripts/index.js';
 import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
+import { createJsonReplyWriter } from './json-reply.js';
 import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
-import { formatPretty, useColor } from './pretty.js';
+import { createPrettyWriter, useColor } from './pretty.js';
 import { readChunks } from './read-chunks.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'pretty';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'ndjson', 'pretty'];
 
-/** The documented JSON shape of one input's parse (snake_case, as the protocol writes names). */
-export function toJsonShape(result: ParseResult) {
-  return {
-    text: result.text,
-    thinking: result.thinking,
-    calls: result.calls.map((call) => ({
-      server_name: call.serverName,
-      tool_name: call.toolName,
-      arguments: call.arguments,
-      format: call.format,
-    })),
-    warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset })),
-    errors: result.errors.map((e) => ({ code: e.code, message: e.message, offset: e.offset })),
-  };
-}
-
-/** Parses one source as one reply; says on stderr when it looks like a transcript instead. */
-async function parseSource(
-  source: string,
-  options: ParseOptions,
-  format: string | null,
-): Promise<ParseResult> {
-  const fold = createFold();
-  const parser = createParser({ ...options, onEvent: fold.add });
-  let first = true;
-  for await (const chunk of readChunks(source)) {
-    if (
-      first &&
-      format !== null &&
-      layoutOf(chunk.slice(0, chunk.indexOf('\n') + 1 || chunk.length)) !== 'text'
-    )
-      process.stderr.write(
-        `tagcall parse: ${source === '-' ? 'standard input' : source} looks like a transcript (JSON); --format ${format} reads it as one reply: use --format ndjson to read it message by message, or --input text to say it is one reply\n`,
-      );
-    first = false;
-    parser.feed(chunk);
-  }
-  parser.end();
-  return fold.result();
-}
-
-/** Parses each source in turn as one reply and writes it in `format` (json or pretty) to `out`. */
+/**
+ * Parses each source in turn as one reply and writes it in `format` (json or pretty) to `out`
+ * as it streams: memory stays bounded whatever the size (see json-reply.ts and pretty.ts).
+ * Says on stderr when a source looks like a transcript instead of one reply.
+ */
 export async function runParse(
   sources: readonly string[],
   format: Exclude<OutputFormat, 'ndjson'>,
@@ -67,10 +25,26 @@ export async function runParse(
 ): Promise<void> {
   const color = useColor(out);
   for (const source of sources) {
-    const result = await parseSource(source, options, warnTranscripts ? format : null);
     const name = source === '-' ? '<stdin>' : source;
-    if (format === 'json') out.write(`${JSON.stringify(toJsonShape(result), null, 2)}\n`);
-    else out.write(formatPretty(name, result, color));
+    const writer =
+      format === 'json' ? createJsonReplyWriter(out) : createPrettyWriter(name, out, color);
+    const parser = createParser({ ...options, onEvent: writer.add });
+    let first = true;
+    for await (const chunk of readChunks(source)) {
+      if (
+        first &&
+        warnTranscripts &&
+        layoutOf(chunk.slice(0, chunk.indexOf('\n') + 1 || chunk.length)) !== 'text'
+      )
+        process.stderr.write(
+          `tagcall parse: ${source === '-' ? 'standard input' : source} looks like a transcript (JSON); --format ${format} reads it as one reply: use --format ndjson to read it message by message, or --input text to say it is one reply\n`,
+        );
+      first = false;
+      parser.feed(chunk);
+      await writer.flush();
+    }
+    parser.end();
+    await writer.end();
   }
 }
 

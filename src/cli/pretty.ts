@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
-import type { JsonValue, ParseResult } from '../protocol/index.js';
+import type { JsonValue } from '../protocol/index.js';
+import { type ReplyWriter, writeOut } from './reply-writer.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -45,32 +46,101 @@ function formatEntry(label: string, value: JsonValue, indent: string, out: strin
   }
 }
 
-/** A parse for people: thinking, each call with its arguments, warnings and errors. */
-export function formatPretty(source: string, result: ParseResult, color: boolean): string {
+/** Thinking longer than this in trailing blanks is printed rather than held (bounded memory). */
+const MAX_HELD_BLANKS = 64 * 1024;
+
+/**
+ * A parse for people, printed as the reply streams: each thinking block, call, warning and error
+ * in the order the parser meets them, and a summary line (the counts) at the end. Thinking is
+ * printed line by line, trimmed like the block it is (blanks at its end are held until more text
+ * shows they are inside it); the reply's text is only counted.
+ */
+export function createPrettyWriter(
+  source: string,
+  out: NodeJS.WritableStream,
+  color: boolean,
+): ReplyWriter {
   const paint = (style: Style, text: string) => (color ? styleText(style, text) : text);
-  const out: string[] = [paint('bold', `# ${source}`)];
-  out.push(
-    paint(
-      'dim',
-      `${result.calls.length} call(s), ${result.thinking.length} thinking block(s), ` +
-        `${result.warnings.length} warning(s), ${result.errors.length} error(s), ${result.text.length} characters of text`,
-    ),
-  );
-  for (const thought of result.thinking)
-    out.push(paint('magenta', indentLines(thought.trim(), '  💭 ')));
-  for (const call of result.calls) {
-    const format = call.format === 'xml' ? '' : paint('yellow', ` (${call.format})`);
-    out.push(
-      `${paint('cyan', `▶ ${call.serverName}/${call.toolName}`)}${format} ${paint('dim', `[${call.id} @${call.start}]`)}`,
-    );
-    const lines: string[] = [];
-    for (const [key, value] of Object.entries(call.arguments))
-      formatEntry(`${key}: `, value, '    ', lines);
-    out.push(lines.length === 0 ? paint('dim', '    (no arguments)') : lines.join('\n'));
-  }
-  for (const warning of result.warnings)
-    out.push(paint('yellow', `⚠ ${warning.code} @${warning.offset}: ${warning.message}`));
-  for (const error of result.errors)
-    out.push(paint('red', `✖ ${error.code} @${error.offset}: ${error.message}`));
-  return `${out.join('\n')}\n`;
+  const thoughtPrefix = '  💭 ';
+  let pending = `${paint('bold', `# ${source}`)}\n`;
+  const counts = { calls: 0, thinking: 0, warnings: 0, errors: 0, text: 0 };
+  let inThought = false;
+  let thoughtStarted = false;
+  let heldBlanks = '';
+
+  const thoughtText = (text: string) => {
+    let piece = text;
+    if (!thoughtStarted) {
+      piece = piece.trimStart();
+      if (piece === '') return;
+      thoughtStarted = true;
+      pending += paint('magenta', thoughtPrefix);
+    }
+    const content = heldBlanks + piece;
+    const shown = content.length > MAX_HELD_BLANKS ? content : content.trimEnd();
+    heldBlanks = content.slice(shown.length);
+    if (shown !== '') pending += paint('magenta', shown.replaceAll('\n', `\n${thoughtPrefix}`));
+  };
+  const endThought = () => {
+    if (!thoughtStarted) pending += paint('magenta', thoughtPrefix);
+    pending += '\n';
+    counts.thinking++;
+    inThought = false;
+    thoughtStarted = false;
+    heldBlanks = '';
+  };
+
+  const flush = () => {
+    const text = pending;
+    pending = '';
+    return writeOut(out, text);
+  };
+
+  return {
+    add(event) {
+      switch (event.type) {
+        case 'text':
+          counts.text += event.text.length;
+          break;
+        case 'thinking-start':
+          inThought = true;
+          break;
+        case 'thinking-delta':
+          if (inThought) thoughtText(event.text);
+          break;
+        case 'thinking-end':
+          endThought();
+          break;
+        case 'tool-end': {
+          const { call } = event;
+          counts.calls++;
+          const format = call.format === 'xml' ? '' : paint('yellow', ` (${call.format})`);
+          const lines: string[] = [];
+          for (const [key, value] of Object.entries(call.arguments))
+            formatEntry(`${key}: `, value, '    ', lines);
+          pending +=
+            `${paint('cyan', `▶ ${call.serverName}/${call.toolName}`)}${format} ${paint('dim', `[${call.id} @${call.start}]`)}\n` +
+            `${lines.length === 0 ? paint('dim', '    (no arguments)') : lines.join('\n')}\n`;
+          break;
+        }
+        case 'warning':
+          counts.warnings++;
+          pending += `${paint('yellow', `⚠ ${event.code} @${event.offset}: ${event.message}`)}\n`;
+          break;
+        case 'error':
+          counts.errors++;
+          pending += `${paint('red', `✖ ${event.code} @${event.offset}: ${event.message}`)}\n`;
+          break;
+      }
+    },
+    flush,
+    async end() {
+      pending += `${paint(
+        'dim',
+        `${counts.calls} call(s), ${counts.thinking} thinking block(s), ` +
+          `${counts.warnings} warning(s), ${counts.errors} error(s), ${counts.text} characters of text`,
+      )}\n`;
+      await flush();
+    },
+  };
 }
