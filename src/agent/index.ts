@@ -1,4 +1,11 @@
 export {
+  budgetForContext,
+  CONTEXT_SIZE_DEFAULTS,
+  type ContextSize,
+  type ContextSizeOptions,
+  readContextSize,
+} from './context-size.js';
+export {
   type ChatMessage,
   createOpenAIClient,
   MODEL_CLIENT_DEFAULTS,

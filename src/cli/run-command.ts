@@ -4,9 +4,11 @@ import {
   AGENT_DEFAULTS,
   type AgentEvent,
   type AgentResult,
+  budgetForContext,
   createOpenAIClient,
   MODEL_CLIENT_DEFAULTS,
   type ModelClient,
+  readContextSize,
   runAgent,
 } from '../agent/index.js';
 import { createJsonlStore, createMemory, loadMemory } from '../memory/index.js';
@@ -124,9 +126,10 @@ Options:
   --tools FILE          a JS module exporting an array of defineTool(...) definitions
   --workspace DIR       folder the file tools are confined to (default: the current one)
   --max-turns N         stop after N model replies (default ${AGENT_DEFAULTS.maxTurns})
-  --budget N            tokens of the conversation sent each turn (default ${AGENT_DEFAULTS.budget});
-                        keep it under the server's context size (llama.cpp -c, Ollama num_ctx)
-                        less the reply's room
+  --budget N            tokens of the conversation sent each turn; by default the context size
+                        the server reports (vLLM, llama.cpp, Ollama) less room for the reply,
+                        else ${AGENT_DEFAULTS.budget}; keep it under the server's context (llama.cpp -c,
+                        Ollama num_ctx)
   --dialect NAME        the call format the model's family was trained on: ${DIALECTS.join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>). Default tagcall
   --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
@@ -170,21 +173,41 @@ export const runCommand = defineCommand({
     const modelName = values.model;
     if (baseUrl === undefined || modelName === undefined)
       throw new UsageError('--base-url and --model are required', usage);
+    const apiKey = values['api-key'] ?? process.env.TAGCALL_API_KEY ?? process.env.OPENAI_API_KEY;
+    const asked = positiveInteger(values.budget, '--budget', usage);
+    const maxTurns = positiveInteger(values['max-turns'], '--max-turns', usage);
+    const dialect = oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage);
+    const model = clientFromFlags({
+      baseUrl,
+      model: modelName,
+      apiKey,
+      stopAfterTool: values['stop-after-tool'] === true,
+      timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms', usage),
+    });
+    const workspace = await checkWorkspace(values.workspace);
+    const mcpServers = values.mcp === undefined ? {} : await readMcpConfig(values.mcp);
+    const extraTools = values.tools === undefined ? [] : await loadToolsModule(values.tools);
+    const context = await readContextSize({ baseUrl, model: modelName, apiKey });
+    let budget = asked;
+    if (context !== null && asked === undefined) {
+      budget = budgetForContext(context.tokens);
+      process.stderr.write(
+        `context: ${context.tokens} tokens (${context.source}); the conversation gets ${budget} (--budget to choose)\n`,
+      );
+    } else if (context !== null && asked !== undefined && asked > context.tokens) {
+      process.stderr.write(
+        `tagcall: warning: --budget ${asked} is more than the server's context, ${context.tokens} tokens (${context.source}): the server will cut or refuse long conversations\n`,
+      );
+    }
     const result = await runSession({
       task,
-      model: clientFromFlags({
-        baseUrl,
-        model: modelName,
-        apiKey: values['api-key'] ?? process.env.TAGCALL_API_KEY ?? process.env.OPENAI_API_KEY,
-        stopAfterTool: values['stop-after-tool'] === true,
-        timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms', usage),
-      }),
-      workspace: await checkWorkspace(values.workspace),
-      mcpServers: values.mcp === undefined ? {} : await readMcpConfig(values.mcp),
-      extraTools: values.tools === undefined ? [] : await loadToolsModule(values.tools),
-      maxTurns: positiveInteger(values['max-turns'], '--max-turns', usage),
-      budget: positiveInteger(values.budget, '--budget', usage),
-      dialect: oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage),
+      model,
+      workspace,
+      mcpServers,
+      extraTools,
+      maxTurns,
+      budget,
+      dialect,
       threadId: values.thread,
       auditFile: values.audit,
       system: values.system,
