@@ -75,12 +75,14 @@ const toolCallAuto: BlockReader = {
   lineStart: beginsToolCallBody,
   midLine: beginsToolCallBody,
   stream: (sink, limits) =>
-    byFirstCharacter('<tool_call>', (c) =>
-      c === '<'
-        ? qwen3Coder.stream(sink, limits)
-        : c === '{' || c === '[' || c === ''
-          ? hermesStream(sink, limits)
-          : glm.stream(sink, limits),
+    byFirstCharacter(
+      '<tool_call>',
+      (c) => (c === '<' ? 0 : c === '{' || c === '[' || c === '' ? 1 : 2),
+      [
+        () => qwen3Coder.stream(sink, limits),
+        () => hermesStream(sink, limits),
+        () => glm.stream(sink, limits),
+      ],
     ),
 };
 
@@ -92,9 +94,10 @@ const functionCallsAuto: BlockReader = {
   open: '<function_calls>',
   anywhere: true,
   stream: (sink, limits) =>
-    byFirstCharacter('<function_calls>', (c) =>
-      /[A-Za-z_]/.test(c) ? olmo3Stream(sink, limits) : anthropicXml.stream(sink, limits),
-    ),
+    byFirstCharacter('<function_calls>', (c) => (/[A-Za-z_]/.test(c) ? 0 : 1), [
+      () => olmo3Stream(sink, limits),
+      () => anthropicXml.stream(sink, limits),
+    ]),
 };
 
 /** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */

@@ -41,9 +41,8 @@ export const mistral: BlockReader = {
   open: OPEN,
   anywhere: true,
   stream: (sink, limits) =>
-    byFirstCharacter(OPEN, (c) =>
-      c === '[' || c === '{'
-        ? new BodyReader(LIST, sink, limits)
-        : new BodyReader(NAMED, sink, limits),
-    ),
+    byFirstCharacter(OPEN, (c) => (c === '[' || c === '{' ? 0 : 1), [
+      () => new BodyReader(LIST, sink, limits),
+      () => new BodyReader(NAMED, sink, limits),
+    ]),
 };
