@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import {
   workspaceTools,
 } from './support/all.js';
 import { listenLocal } from './support/local-server.js';
+import { runChild } from './support/run-child.js';
 
 const SESSION = fileURLToPath(new URL('../fixtures/demo/session/', import.meta.url));
 const replies = readdirSync(SESSION)
@@ -360,9 +361,13 @@ describe('tagcall run against a model server', () => {
   it('streams the session to stderr, prints the answer on stdout, and persists the thread', async () => {
     const { model, workspace } = await setup({ replies: [replies[0], replies[4]] });
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const child = spawn(
+    // The child runs in the workspace, so tsx is named by its full path.
+    const {
+      status: code,
+      stdout,
+      stderr,
+    } = await runChild(
       process.execPath,
-      // The child runs in the workspace, so tsx is named by its full path.
       [
         '--import',
         pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
@@ -378,17 +383,8 @@ describe('tagcall run against a model server', () => {
         '--thread',
         't1',
       ],
-      { cwd: workspace, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      workspace,
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
     expect(stdout).toBe(
       'Wrote notes/parser.md (two notes on the parser) and checked on the everything server that 19 + 23 = 42.\n',
@@ -408,22 +404,6 @@ describe('tagcall run against a model server', () => {
     ]);
   });
 });
-
-/** A child process's exit code and output, without blocking this process (its servers answer). */
-function runChild(command: string, args: string[], cwd: string) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 // #28 item 8: a fixed 32,000-token budget and no --dialect for `tagcall run`.
 describe('tagcall run --dialect and --budget', () => {

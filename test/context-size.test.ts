@@ -3,7 +3,6 @@
  * vLLM's /v1/models, llama.cpp's /props, Ollama's /api/ps, each answered by a real HTTP server
  * on 127.0.0.1 with the shape those servers document; and the CLI budgets from it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { budgetForContext, readContextSize } from '../src/agent/index.js';
 import { listenLocal } from './support/local-server.js';
+import { runChild } from './support/run-child.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -137,7 +137,11 @@ describe('tagcall run budgets from the reported context', () => {
     });
     const workspace = mkdtempSync(join(tmpdir(), 'tagcall-context-'));
     closers.push(async () => rmSync(workspace, { recursive: true, force: true }));
-    const child = spawn(
+    const {
+      status: code,
+      stdout,
+      stderr,
+    } = await runChild(
       process.execPath,
       [
         '--import',
@@ -153,17 +157,8 @@ describe('tagcall run budgets from the reported context', () => {
         workspace,
         ...extra,
       ],
-      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+      ROOT,
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    const code = await new Promise((resolve) => child.once('close', resolve));
     return { code, stdout, stderr };
   }
 

@@ -1,4 +1,4 @@
-import { type ReplyWriter, writeOut } from './reply-writer.js';
+import { PendingOutput, type ReplyWriter, writeOut } from './reply-writer.js';
 import { Spool } from './spool.js';
 
 /**
@@ -57,7 +57,8 @@ class SpooledArray {
  * reply of any size costs bounded memory.
  */
 export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
-  let pending = '{\n  "text": "';
+  const pending = new PendingOutput(out);
+  pending.write('{\n  "text": "');
   const text = createStringEscaper();
   const thinkingText = createStringEscaper();
   const thinking = new SpooledArray();
@@ -71,17 +72,11 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
     return spool;
   };
 
-  const flush = () => {
-    const text = pending;
-    pending = '';
-    return writeOut(out, text);
-  };
-
   return {
     add(event) {
       switch (event.type) {
         case 'text':
-          pending += text.escape(event.text);
+          pending.write(text.escape(event.text));
           break;
         case 'thinking-start':
           thought = startThought();
@@ -112,11 +107,11 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
           break;
       }
     },
-    flush,
+    flush: () => pending.flush(),
     async end() {
       try {
-        pending += `${text.flush()}",\n  "thinking": `;
-        await flush();
+        pending.write(`${text.flush()}",\n  "thinking": `);
+        await pending.flush();
         for (const [array, key] of [
           [thinking, 'calls'],
           [calls, 'warnings'],
@@ -124,8 +119,8 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
           [errors, null],
         ] as const) {
           await array.drainTo(out);
-          pending = key === null ? '\n}\n' : `,\n  "${key}": `;
-          await flush();
+          pending.write(key === null ? '\n}\n' : `,\n  "${key}": `);
+          await pending.flush();
         }
       } finally {
         for (const array of [thinking, calls, warnings, errors]) array.spool.discard();

@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import type { JsonValue } from '../protocol/index.js';
-import { type ReplyWriter, writeOut } from './reply-writer.js';
+import { PendingOutput, type ReplyWriter } from './reply-writer.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -62,7 +62,8 @@ export function createPrettyWriter(
 ): ReplyWriter {
   const paint = (style: Style, text: string) => (color ? styleText(style, text) : text);
   const thoughtPrefix = '  💭 ';
-  let pending = `${paint('bold', `# ${source}`)}\n`;
+  const pending = new PendingOutput(out);
+  pending.write(`${paint('bold', `# ${source}`)}\n`);
   const counts = { calls: 0, thinking: 0, warnings: 0, errors: 0, text: 0 };
   let inThought = false;
   let thoughtStarted = false;
@@ -74,26 +75,20 @@ export function createPrettyWriter(
       piece = piece.trimStart();
       if (piece === '') return;
       thoughtStarted = true;
-      pending += paint('magenta', thoughtPrefix);
+      pending.write(paint('magenta', thoughtPrefix));
     }
     const content = heldBlanks + piece;
     const shown = content.length > MAX_HELD_BLANKS ? content : content.trimEnd();
     heldBlanks = content.slice(shown.length);
-    if (shown !== '') pending += paint('magenta', shown.replaceAll('\n', `\n${thoughtPrefix}`));
+    if (shown !== '') pending.write(paint('magenta', shown.replaceAll('\n', `\n${thoughtPrefix}`)));
   };
   const endThought = () => {
-    if (!thoughtStarted) pending += paint('magenta', thoughtPrefix);
-    pending += '\n';
+    if (!thoughtStarted) pending.write(paint('magenta', thoughtPrefix));
+    pending.write('\n');
     counts.thinking++;
     inThought = false;
     thoughtStarted = false;
     heldBlanks = '';
-  };
-
-  const flush = () => {
-    const text = pending;
-    pending = '';
-    return writeOut(out, text);
   };
 
   return {
@@ -118,29 +113,34 @@ export function createPrettyWriter(
           const lines: string[] = [];
           for (const [key, value] of Object.entries(call.arguments))
             formatEntry(`${key}: `, value, '    ', lines);
-          pending +=
+          pending.write(
             `${paint('cyan', `▶ ${call.serverName}/${call.toolName}`)}${format} ${paint('dim', `[${call.id} @${call.start}]`)}\n` +
-            `${lines.length === 0 ? paint('dim', '    (no arguments)') : lines.join('\n')}\n`;
+              `${lines.length === 0 ? paint('dim', '    (no arguments)') : lines.join('\n')}\n`,
+          );
           break;
         }
         case 'warning':
           counts.warnings++;
-          pending += `${paint('yellow', `⚠ ${event.code} @${event.offset}: ${event.message}`)}\n`;
+          pending.write(
+            `${paint('yellow', `⚠ ${event.code} @${event.offset}: ${event.message}`)}\n`,
+          );
           break;
         case 'error':
           counts.errors++;
-          pending += `${paint('red', `✖ ${event.code} @${event.offset}: ${event.message}`)}\n`;
+          pending.write(`${paint('red', `✖ ${event.code} @${event.offset}: ${event.message}`)}\n`);
           break;
       }
     },
-    flush,
+    flush: () => pending.flush(),
     async end() {
-      pending += `${paint(
-        'dim',
-        `${counts.calls} call(s), ${counts.thinking} thinking block(s), ` +
-          `${counts.warnings} warning(s), ${counts.errors} error(s), ${counts.text} characters of text`,
-      )}\n`;
-      await flush();
+      pending.write(
+        `${paint(
+          'dim',
+          `${counts.calls} call(s), ${counts.thinking} thinking block(s), ` +
+            `${counts.warnings} warning(s), ${counts.errors} error(s), ${counts.text} characters of text`,
+        )}\n`,
+      );
+      await pending.flush();
     },
   };
 }

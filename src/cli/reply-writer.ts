@@ -14,3 +14,19 @@ export interface ReplyWriter {
 export async function writeOut(out: NodeJS.WritableStream, text: string): Promise<void> {
   if (text !== '' && !out.write(text)) await once(out, 'drain');
 }
+
+/** Output gathered while a chunk is parsed, written at once by `flush` (one write a chunk). */
+export class PendingOutput {
+  #text = '';
+  constructor(readonly out: NodeJS.WritableStream) {}
+
+  write(text: string): void {
+    this.#text += text;
+  }
+
+  flush(): Promise<void> {
+    const text = this.#text;
+    this.#text = '';
+    return writeOut(this.out, text);
+  }
+}
