@@ -83,7 +83,7 @@ describe('installed from npm pack, without devDependencies', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional: boolean }>;
     };
-    for (const peer of ['gpt-tokenizer', '@modelcontextprotocol/sdk']) {
+    for (const peer of ['gpt-tokenizer', '@modelcontextprotocol/sdk', 'libsql']) {
       expect(manifest.dependencies, peer).not.toHaveProperty(peer);
       expect(manifest.peerDependenciesMeta[peer], peer).toEqual({ optional: true });
       expect(existsSync(join(app, 'node_modules', peer)), peer).toBe(false);
@@ -95,12 +95,17 @@ describe('installed from npm pack, without devDependencies', () => {
   it('a missing optional peer is named with the command that installs it', () => {
     const script = `
       import { exact, createToolbox } from 'tagcall';
+      import { createSqliteStore } from 'tagcall/memory';
       try { await exact(); } catch (e) { console.log(e.message); }
       const toolbox = createToolbox({ mcpServers: { everything: { command: 'true' } } });
-      try { await toolbox.listTools(); } catch (e) { console.log(e.message); }`;
+      try { await toolbox.listTools(); } catch (e) { console.log(e.message); }
+      try { await createSqliteStore({ path: 'x.db' }).list(); } catch (e) { console.log(e.message); }`;
     const run = node(['--input-type=module', '-e', script]);
     expect(run.stderr).toBe('');
-    const [tokenizer, mcp] = run.stdout.trim().split('\n');
+    const [tokenizer, mcp, sqlite] = run.stdout.trim().split('\n');
+    expect(sqlite).toBe(
+      'the SQLite store uses libsql, an optional peer dependency that is not installed: npm i libsql',
+    );
     expect(tokenizer).toBe(
       'exact() counts with gpt-tokenizer, an optional peer dependency that is not installed: npm i gpt-tokenizer',
     );

@@ -11,7 +11,13 @@ import {
   readContextSize,
   runAgent,
 } from '../agent/index.js';
-import { createJsonlStore, createMemory, loadMemory } from '../memory/index.js';
+import {
+  createJsonlStore,
+  createMemory,
+  createSqliteStore,
+  loadMemory,
+  type MessageStore,
+} from '../memory/index.js';
 import { createAuditLog, toJsonText } from '../messages/index.js';
 import { DIALECTS, type Dialect } from '../protocol/index.js';
 import {
@@ -33,6 +39,8 @@ export interface RunSettings {
   extraTools: ToolDefinition[];
   maxTurns?: number;
   threadId?: string;
+  /** Where the thread persists (default: the JSONL folder `.tagcall/threads`). */
+  store?: () => MessageStore;
   system?: string;
   /** Append the audit log here, one JSON entry per line, each as it is recorded. */
   auditFile?: string;
@@ -65,17 +73,15 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
   const interrupt = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', interrupt);
   const budget = settings.budget ?? AGENT_DEFAULTS.budget;
+  const store =
+    settings.threadId === undefined
+      ? null
+      : (settings.store?.() ?? createJsonlStore({ dir: resolve('.tagcall/threads') }));
   try {
     const memory =
-      settings.threadId === undefined
+      store === null || settings.threadId === undefined
         ? createMemory({ budget })
-        : (
-            await loadMemory({
-              store: createJsonlStore({ dir: resolve('.tagcall/threads') }),
-              threadId: settings.threadId,
-              budget,
-            })
-          ).memory;
+        : (await loadMemory({ store, threadId: settings.threadId, budget })).memory;
     return await runAgent({
       model: settings.model,
       toolbox,
@@ -92,7 +98,29 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
     process.off('SIGINT', interrupt);
     view.close();
     await toolbox.close();
+    await store?.close();
   }
+}
+
+/** `--store sqlite:PATH` or `jsonl:DIR`: where `--thread` persists. */
+function storeFlag(
+  value: string | undefined,
+  thread: string | undefined,
+  usage: string,
+): (() => MessageStore) | undefined {
+  if (value === undefined) return undefined;
+  if (thread === undefined) throw new UsageError('--store keeps a --thread: give one', usage);
+  const colon = value.indexOf(':');
+  const kind = value.slice(0, colon);
+  const where = value.slice(colon + 1);
+  if (colon > 0 && where !== '' && kind === 'sqlite')
+    return () => createSqliteStore({ path: resolve(where) });
+  if (colon > 0 && where !== '' && kind === 'jsonl')
+    return () => createJsonlStore({ dir: resolve(where) });
+  throw new UsageError(
+    `--store ${value}: expected sqlite:PATH (a SQLite file) or jsonl:DIR (a folder of JSONL threads)`,
+    usage,
+  );
 }
 
 export function clientFromFlags(flags: {
@@ -133,6 +161,8 @@ Options:
   --dialect NAME        the call format the model's family was trained on: ${DIALECTS.join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>). Default tagcall
   --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
+  --store S             where --thread keeps it: sqlite:PATH (a SQLite file, needs npm i libsql)
+                        or jsonl:DIR (default jsonl:.tagcall/threads)
   --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
   --stop-after-tool     end each reply right after its first </tool>
@@ -160,6 +190,7 @@ export const runCommand = defineCommand({
     budget: { type: 'string' },
     dialect: { type: 'string' },
     thread: { type: 'string' },
+    store: { type: 'string' },
     audit: { type: 'string' },
     system: { type: 'string' },
     'stop-after-tool': { type: 'boolean' },
@@ -175,6 +206,7 @@ export const runCommand = defineCommand({
       throw new UsageError('--base-url and --model are required', usage);
     const apiKey = values['api-key'] ?? process.env.TAGCALL_API_KEY ?? process.env.OPENAI_API_KEY;
     const asked = positiveInteger(values.budget, '--budget', usage);
+    const store = storeFlag(values.store, values.thread, usage);
     const maxTurns = positiveInteger(values['max-turns'], '--max-turns', usage);
     const dialect = oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage);
     const model = clientFromFlags({
@@ -209,6 +241,7 @@ export const runCommand = defineCommand({
       budget,
       dialect,
       threadId: values.thread,
+      store,
       auditFile: values.audit,
       system: values.system,
       json: values.json === true,

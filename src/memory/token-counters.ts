@@ -1,4 +1,5 @@
 import { charEstimate, type TokenCounter } from '../messages/index.js';
+import { isMissingPackage } from './optional-peer.js';
 
 export type { TokenCounter } from '../messages/index.js';
 
@@ -25,15 +26,10 @@ export async function exact(encoding: Encoding = 'o200k_base'): Promise<TokenCou
         : await import('gpt-tokenizer/encoding/o200k_base');
     return { count: (text) => module.countTokens(text) };
   } catch (error) {
-    if (isMissing(error, 'gpt-tokenizer'))
+    if (isMissingPackage(error, 'gpt-tokenizer'))
       throw new Error(
         'exact() counts with gpt-tokenizer, an optional peer dependency that is not installed: npm i gpt-tokenizer',
       );
     throw error;
   }
 }
-
-/** Whether `error` is an import's failure to find the package `name` itself. */
-const isMissing = (error: unknown, name: string) =>
-  (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-  String((error as Error).message).includes(`'${name}'`);

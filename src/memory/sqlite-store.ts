@@ -1,0 +1,112 @@
+import { fromJsonText, type Message, toJsonText } from '../messages/index.js';
+import type { DamagedRecord, MessageStore } from './message-store.js';
+import { isMissingPackage } from './optional-peer.js';
+
+export interface SqliteStoreOptions {
+  /** The database file (created when missing). */
+  path: string;
+}
+
+/** The part of libsql's (better-sqlite3's) synchronous API the store uses. */
+interface Statement {
+  run(...params: unknown[]): unknown;
+  all(...params: unknown[]): Array<Record<string, unknown>>;
+}
+interface Database {
+  exec(sql: string): void;
+  prepare(sql: string): Statement;
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tagcall_messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tagcall_messages_thread ON tagcall_messages (thread_id, seq);`;
+
+async function openDatabase(path: string): Promise<Database> {
+  let Driver: new (path: string) => Database;
+  try {
+    ({ default: Driver } = (await import('libsql')) as unknown as {
+      default: new (path: string) => Database;
+    });
+  } catch (error) {
+    if (isMissingPackage(error, 'libsql'))
+      throw new Error(
+        'the SQLite store uses libsql, an optional peer dependency that is not installed: npm i libsql',
+      );
+    throw error;
+  }
+  const db = new Driver(path);
+  // WAL lets readers go on while one writer appends; FULL syncs each commit to disk, so an
+  // append that resolved survives a crash of the process or the machine.
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
+  // Another process appending to the same file holds the write lock for one insert.
+  db.exec('PRAGMA busy_timeout = 10000');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/**
+ * Threads in one SQLite file through `libsql` (an optional peer: `npm i libsql`), one row per
+ * message in the order appended (an autoincrement sequence), each message as the same JSON text
+ * a JSONL record holds (bytes as envelopes). Every append is its own transaction, synced to
+ * disk before its promise resolves; several processes may append to one file (SQLite's lock,
+ * waited on for up to 10 s). A row is never half-written, so `damaged` lists only rows that are
+ * not a message (edited by hand), as `corrupt` with their place in the thread.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
+  let opened: Promise<Database> | null = null;
+  let statements: { insert: Statement; select: Statement } | null = null;
+  const database = async () => {
+    opened ??= openDatabase(options.path);
+    const db = await opened;
+    statements ??= {
+      insert: db.prepare('INSERT INTO tagcall_messages (thread_id, message) VALUES (?, ?)'),
+      select: db.prepare('SELECT message FROM tagcall_messages WHERE thread_id = ? ORDER BY seq'),
+    };
+    return { db, ...statements };
+  };
+
+  return {
+    async append(threadId, message) {
+      const { insert } = await database();
+      insert.run(threadId, toJsonText(message));
+    },
+    async load(threadId) {
+      const { select } = await database();
+      const messages: Message[] = [];
+      const damaged: DamagedRecord[] = [];
+      select.all(threadId).forEach((row, index) => {
+        const text = String(row.message);
+        try {
+          messages.push(fromJsonText<Message>(text));
+        } catch {
+          damaged.push({ line: index + 1, text, kind: 'corrupt' });
+        }
+      });
+      return { messages, damaged };
+    },
+    async delete(threadId) {
+      const { db } = await database();
+      db.prepare('DELETE FROM tagcall_messages WHERE thread_id = ?').run(threadId);
+    },
+    async list() {
+      const { db } = await database();
+      return db
+        .prepare('SELECT DISTINCT thread_id FROM tagcall_messages ORDER BY thread_id')
+        .all()
+        .map((row) => String(row.thread_id));
+    },
+    async close() {
+      if (opened === null) return;
+      const db = await opened;
+      opened = null;
+      statements = null;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The SQLite store (#29 item 2) against a real SQLite file through libsql: the store contract
+ * the JSONL store keeps, two processes appending to one thread, a writer killed mid-append, and
+ * a thread of 100,000 messages.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startReplayModel } from '../src/agent/index.js';
+import { createSqliteStore } from '../src/memory/index.js';
+import {
+  assistant,
+  createMessage,
+  loadMemory,
+  type Message,
+  textOf,
+  toolResult,
+  user,
+} from './support/all.js';
+import { runChild } from './support/run-child.js';
+
+const dirs: string[] = [];
+const stores: Array<{ close(): Promise<void> }> = [];
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagcall-sqlite-'));
+  dirs.push(dir);
+  return join(dir, 'threads.db');
+};
+const open = (path: string) => {
+  const store = createSqliteStore({ path });
+  stores.push(store);
+  return store;
+};
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const WRITER = fileURLToPath(new URL('./support/sqlite-writer.ts', import.meta.url));
+function writer(path: string, thread: string, prefix: string, count?: number) {
+  const args = ['--import', 'tsx', WRITER, path, thread, prefix];
+  if (count !== undefined) args.push(String(count));
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const acked: number[] = [];
+  let rest = '';
+  child.stdout.on('data', (data: Buffer) => {
+    const lines = (rest + data.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) acked.push(Number(line));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, acked, exited };
+}
+
+describe('SQLite store: the store contract', () => {
+  it('appends and loads back in order: bytes, $-keys, unicode, empty text, tool results', async () => {
+    const path = tempFile();
+    const store = open(path);
+    const messages: Message[] = [
+      user('hi ж 😀 <tool>&amp;</tool>'),
+      assistant('', { id: 'c1', toolName: 'write', arguments: { $bytes: 'aGVsbG8=', $$x: 1 } }),
+      toolResult('c1', 'write', ''),
+      createMessage('user', [
+        { kind: 'image', mediaType: 'image/png', data: new Uint8Array([0, 1, 255]) },
+      ]),
+    ];
+    for (const message of messages) await store.append('t1', message);
+    await store.append('t2', user('other'));
+    await store.close();
+    const again = open(path);
+    const loaded = await again.load('t1');
+    expect(loaded.damaged).toEqual([]);
+    expect(loaded.messages).toEqual(messages);
+    expect(loaded.messages[3].parts[0]).toMatchObject({ data: new Uint8Array([0, 1, 255]) });
+    expect(await again.list()).toEqual(['t1', 't2']);
+    expect(await again.load('nobody')).toEqual({ messages: [], damaged: [] });
+    await again.delete('t1');
+    expect(await again.list()).toEqual(['t2']);
+    expect((await again.load('t1')).messages).toEqual([]);
+  });
+
+  it('backs a memory: add persists, loadMemory restores the thread', async () => {
+    const store = open(tempFile());
+    const { memory } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
+    await memory.add(user('remember me'), assistant('noted'));
+    const { memory: again, damaged } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
+    expect(damaged).toEqual([]);
+    expect((await again.messages()).map(textOf)).toEqual(['remember me', 'noted']);
+  });
+
+  it('a row that is not a message (edited by hand) is reported as corrupt, the rest loads', async () => {
+    const path = tempFile();
+    const store = open(path);
+    await store.append('t', user('one'));
+    await store.append('t', user('two'));
+    await store.close();
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (path: string) => { exec(sql: string): void; close(): void };
+    };
+    const db = new Database(path);
+    db.exec("UPDATE tagcall_messages SET message = '{not json' WHERE seq = 1");
+    db.close();
+    const loaded = await open(path).load('t');
+    expect(loaded.messages.map(textOf)).toEqual(['two']);
+    expect(loaded.damaged).toEqual([{ line: 1, text: '{not json', kind: 'corrupt' }]);
+  });
+});
+
+describe('SQLite store: processes and crashes', () => {
+  it('two processes append 200 messages each to one thread: all 400, each in its order', async () => {
+    const path = tempFile();
+    await open(path).list(); // the schema exists before both start
+    const a = writer(path, 'shared', 'a', 200);
+    const b = writer(path, 'shared', 'b', 200);
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+    const texts = (await open(path).load('shared')).messages.map((m) => textOf(m).split(' ')[0]);
+    expect(texts).toHaveLength(400);
+    for (const prefix of ['a', 'b'])
+      expect(texts.filter((t) => t.startsWith(prefix))).toEqual(
+        Array.from({ length: 200 }, (_, n) => `${prefix}${n}`),
+      );
+  });
+
+  it('a writer killed mid-append loses nothing it acknowledged, and the file still loads', async () => {
+    const path = tempFile();
+    const w = writer(path, 'crash', 'm');
+    await new Promise<void>((resolve) => {
+      const check = () => (w.acked.length > 50 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    w.child.kill('SIGKILL');
+    await w.exited;
+    const acknowledged = w.acked.length;
+    const loaded = await open(path).load('crash');
+    expect(loaded.damaged).toEqual([]);
+    expect(loaded.messages.length).toBeGreaterThanOrEqual(acknowledged);
+    expect(loaded.messages.length).toBeLessThanOrEqual(acknowledged + 1);
+    for (const [n, m] of loaded.messages.entries())
+      expect(textOf(m).startsWith(`m${n} `)).toBe(true);
+  });
+
+  it('a thread of 100,000 messages loads whole and in order', async () => {
+    const path = tempFile();
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (
+        path: string,
+      ) => {
+        exec(sql: string): void;
+        prepare(sql: string): { run(...params: unknown[]): unknown };
+        close(): void;
+      };
+    };
+    const store = open(path);
+    await store.append('long', user('0'));
+    // Written in one transaction (appends one by one sync each to disk: minutes, not seconds).
+    const db = new Database(path);
+    const insert = db.prepare('INSERT INTO tagcall_messages (thread_id, message) VALUES (?, ?)');
+    db.exec('BEGIN');
+    for (let n = 1; n < 100_000; n++)
+      insert.run('long', JSON.stringify({ role: 'user', parts: [{ kind: 'text', text: `${n}` }] }));
+    db.exec('COMMIT');
+    db.close();
+    const loaded = await store.load('long');
+    expect(loaded.damaged).toEqual([]);
+    expect(loaded.messages).toHaveLength(100_000);
+    expect(textOf(loaded.messages[99_999])).toBe('99999');
+  });
+});
+
+describe('tagcall run --store sqlite:PATH', () => {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url));
+  const cli = (args: string[]) =>
+    runChild(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], ROOT);
+
+  it('keeps the thread in the SQLite file', async () => {
+    const done = (answer: string) =>
+      `<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>${answer}</result></arguments>\n</tool>`;
+    const model = await startReplayModel({ replies: [done('first'), done('second')] });
+    const path = tempFile();
+    const workspace = mkdtempSync(join(tmpdir(), 'tagcall-sqlite-ws-'));
+    dirs.push(workspace);
+    try {
+      const common = ['--base-url', model.url, '--model', 'replay', '--workspace', workspace];
+      const args = ['--thread', 'job', '--store', `sqlite:${path}`];
+      const first = await cli(['run', 'say first', ...common, ...args]);
+      expect(first.stderr).not.toContain('tagcall:');
+      expect(first.status).toBe(0);
+      const loaded = await open(path).load('job');
+      expect(loaded.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+      expect(textOf(loaded.messages[1])).toBe('say first');
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('a store it cannot read, or a store without a thread, is a usage error (2)', async () => {
+    const common = ['run', 't', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'];
+    for (const [args, message] of [
+      [['--thread', 'x', '--store', 'redis://h'], 'expected sqlite:PATH'],
+      [['--store', 'sqlite:a.db'], '--store keeps a --thread'],
+    ] as const) {
+      const run = await cli([...common, ...args]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
+  });
+});
