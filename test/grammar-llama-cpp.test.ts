@@ -60,7 +60,13 @@ const validArgs = fc.record(
     path: fc.string({ maxLength: 30 }),
     count: fc.integer({ min: -1000, max: 1000 }),
     force: fc.boolean(),
-    tags: fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+    // A list of one item is written as that one element, which the parser reads differently
+    // with and without schemas when it is empty, blank at an edge, or `null`/JSON-like (`<tags>
+    // </tags>`: [""] with schemas, [] by coercion): the grammar leaves such a lone item out, so
+    // a model cannot write a call that two readers take two ways. Two or more items are free.
+    tags: fc
+      .array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 3 })
+      .filter((tags) => tags.length > 1 || /^[^\s[{n](?:.*\S)?$/s.test(tags[0])),
   },
   { requiredKeys: ['path', 'count'] },
 );

@@ -145,10 +145,15 @@ describe('tool-call grammar from schemas', () => {
     expect(recognize(body, wrong.slice('<tool>'.length, -'</tool>'.length))).toBe(false);
   });
 
-  it('builds the request fields for llama.cpp (lazy grammar, word trigger) and xgrammar', () => {
+  it('builds the request fields for llama.cpp (lazy grammar, line-start trigger) and xgrammar', () => {
     const auto = llamaCppGrammarFields(tools);
     expect(auto.grammar_lazy).toBe(true);
-    expect(auto.grammar_triggers).toEqual([{ type: 1, value: '<tool>' }]);
+    // PATTERN (2), searched as llama.cpp does; the grammar applies from the capture.
+    expect(auto.grammar_triggers).toEqual([{ type: 2, value: '(?:^|\\n)[ \\t]*(<tool>)' }]);
+    const trigger = new RegExp(auto.grammar_triggers[0].value);
+    expect(trigger.exec('<tool>')?.index).toBe(0);
+    expect(trigger.exec('Reading it.\n  <tool>\n')?.[1]).toBe('<tool>');
+    expect(trigger.exec('Use a <tool> block.')).toBeNull();
     expect(auto.grammar).toBe(printGbnf(buildToolGrammar(tools, { scope: 'trigger' })));
     const required = llamaCppGrammarFields(tools, { toolChoice: 'required' });
     expect(required).toEqual({

@@ -1,14 +1,13 @@
 import { printGbnf } from './print-gbnf.js';
 import { buildToolGrammar, type ToolGrammarOptions, type ToolLike } from './tool-grammar.js';
+import { type GrammarTrigger, lineStartTrigger } from './triggers.js';
 
-/** llama.cpp's `common_grammar_trigger_type`: TOKEN 0, WORD 1, PATTERN 2, PATTERN_FULL 3. */
-const LLAMA_CPP_TRIGGER_WORD = 1;
 const TRIGGER = '<tool>';
 
 export interface LlamaCppGrammarFields {
   grammar: string;
   grammar_lazy: boolean;
-  grammar_triggers: Array<{ type: number; value: string }>;
+  grammar_triggers: GrammarTrigger[];
 }
 
 export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCalls'> {
@@ -21,8 +20,9 @@ export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCall
 
 /**
  * The grammar fields of a llama.cpp server request (`/completion` or `/v1/chat/completions`):
- * with `toolChoice: 'auto'` a lazy grammar that starts at the word trigger `<tool>`, so the
- * model writes free text until it opens a call; with `required`, a calls-only grammar.
+ * with `toolChoice: 'auto'` a lazy grammar that starts where the model opens a call (`<tool>`
+ * at a line start outside thinking and fences: a full-text pattern trigger), so the model
+ * writes free text until then; with `required`, a calls-only grammar.
  */
 export function llamaCppGrammarFields(
   tools: readonly ToolLike[],
@@ -37,7 +37,7 @@ export function llamaCppGrammarFields(
   return {
     grammar: printGbnf(grammar),
     grammar_lazy: lazy,
-    grammar_triggers: lazy ? [{ type: LLAMA_CPP_TRIGGER_WORD, value: TRIGGER }] : [],
+    grammar_triggers: lazy ? [lineStartTrigger(TRIGGER)] : [],
   };
 }
 

@@ -26,6 +26,8 @@ export function printExpr(expr: Expr, notation: Notation, nested = false): strin
       const text = expr.items.map((e) => printExpr(e, notation, false)).join(' | ');
       return nested ? `(${text})` : text;
     }
+    case 'mark':
+      return printExpr(expr.item, notation, nested);
     case 'rep': {
       const inner = printExpr(expr.item, notation, true);
       const { min, max } = expr;

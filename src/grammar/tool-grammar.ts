@@ -1,19 +1,11 @@
-import type { JsonSchema, ListedTool } from '../tools/index.js';
-import {
-  alt,
-  chars,
-  type Expr,
-  type Grammar,
-  lit,
-  opt,
-  plus,
-  ref,
-  rep,
-  seq,
-  star,
-} from './model.js';
+import type { ListedTool } from '../tools/index.js';
+import type { TextLimits } from './free-text.js';
+import { alt, chars, type Expr, type Grammar, lit, mark, opt, plus, seq, star } from './model.js';
 import { printGbnf } from './print-gbnf.js';
 import { printLark } from './print-lark.js';
+import { replyRoot } from './reply.js';
+import { createRules, type Rules } from './rules.js';
+import { xmlValues } from './xml-values.js';
 
 export interface ToolGrammarOptions {
   format?: 'gbnf' | 'lark';
@@ -34,11 +26,42 @@ export interface ToolGrammarOptions {
 
 export type ToolLike = Pick<ListedTool, 'serverName' | 'name' | 'inputSchema'>;
 
-const ruleName = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'x';
+/** Thinking tags the parser reads at a line start (see src/protocol/parser.ts). */
+const THINKING_OPENINGS = [
+  '<think>',
+  '<thinking>',
+  '<seed:think>',
+  '<|START_THINKING|>',
+  '<|channel>thought',
+];
+
+/**
+ * What free text around `<tool>` calls may not hold, so that every call the grammar writes is
+ * read as one: no `<tool>`, `[`, fence or thinking tag at a line start (each would make a
+ * later call prose, thinking or quoted), and no `</think>` (before the first call it would
+ * make all before it thinking).
+ */
+export const TAGCALL_TEXT: TextLimits = {
+  anywhere: ['</think>'],
+  lineStart: ['<tool>', '[', '```', '~~~', ...THINKING_OPENINGS],
+};
+
+/**
+ * A thinking line: `[`, brackets balanced (nested at most three deep), `]`, a newline; not one
+ * of Markdown's task boxes (`[ ]`, `[x]`), which are text.
+ */
+function thinkingLine(rules: Rules): Expr {
+  const plain = chars('[]\n', true);
+  let nested: Expr = star(plain);
+  for (let depth = 0; depth < 2; depth++)
+    nested = star(alt(plain, seq(lit('['), nested, lit(']'))));
+  const piece = alt(plain, seq(lit('['), nested, lit(']')));
+  const lone = alt(chars('[]\n xX', true), seq(lit('['), nested, lit(']')));
+  return rules.define(
+    'thinking',
+    seq(lit('['), alt(seq(piece, plus(piece)), lone), lit(']'), lit('\n')),
+  );
+}
 
 /**
  * The grammar of a reply that calls only these tools, with valid arguments: tool names and
@@ -47,102 +70,22 @@ const ruleName = (text: string) =>
  * nested objects and arrays as nested or repeated elements, strings as text or CDATA.
  * Not expressible, so looser than the schema: `pattern`, `minLength`/`maxLength`, numeric
  * ranges, `oneOf`/`anyOf` (their values read as strings); dispatch validation still checks them.
+ * Throws a `GrammarError` for what it cannot write at all (a required property whose name is
+ * no XML name).
  */
 export function buildToolGrammar(
   tools: readonly ToolLike[],
   options: ToolGrammarOptions = {},
 ): Grammar {
-  const rules: Array<[string, Expr]> = [];
-  const names = new Set<string>();
-  const define = (wanted: string, expr: Expr): string => {
-    let name = ruleName(wanted);
-    for (let n = 2; names.has(name); n++) name = `${ruleName(wanted)}-${n}`;
-    names.add(name);
-    rules.push([name, expr]);
-    return name;
-  };
-
-  define('root', lit('')); // replaced below, kept first
-  const ws = ref(define('ws', star(chars(' \t\n'))));
-  const entity = seq(
-    lit('&'),
-    alt(lit('lt'), lit('gt'), lit('amp'), lit('quot'), lit('apos')),
-    lit(';'),
-  );
-  const textValue = ref(define('text-value', star(alt(chars('<&', true), entity))));
-  // CDATA without `]]>`: after one or more `]`, anything but `]` or `>`; trailing `]`s allowed.
-  const cdataChar = alt(
-    chars(']', true),
-    seq(lit(']'), chars(']', true)),
-    seq(lit(']]'), star(lit(']')), chars(']>', true)),
-  );
-  const cdata = ref(
-    define('cdata', seq(lit('<![CDATA['), star(cdataChar), star(lit(']')), lit(']]>'))),
-  );
-  // One alternative per character (CDATA starts with `<`, which text excludes): no ambiguity
-  // for llama.cpp's stacks to multiply.
-  const stringValue = ref(define('string-value', star(alt(chars('<&', true), entity, cdata))));
-  const digits = plus(chars('0-9'));
-  const integer = ref(define('integer', seq(opt(lit('-')), digits)));
-  const number = ref(
-    define(
-      'number',
-      seq(
-        opt(lit('-')),
-        digits,
-        opt(seq(lit('.'), digits)),
-        opt(seq(chars('eE'), opt(chars('+-')), digits)),
-      ),
-    ),
-  );
-  const boolean = ref(define('boolean', alt(lit('true'), lit('false'))));
-
-  function valueFor(schema: JsonSchema | undefined, context: string): Expr {
-    if (schema?.enum !== undefined && schema.enum.length > 0) {
-      return ref(define(`${context}-enum`, alt(...schema.enum.map((v) => lit(String(v))))));
-    }
-    const type = Array.isArray(schema?.type) ? schema.type.find((t) => t !== 'null') : schema?.type;
-    switch (type) {
-      case 'integer':
-        return integer;
-      case 'number':
-        return number;
-      case 'boolean':
-        return boolean;
-      case 'object':
-        return schema?.properties === undefined
-          ? stringValue
-          : seq(ws, ref(objectRule(schema, context)), ws);
-      default:
-        return type === undefined || type === 'string' ? stringValue : textValue;
-    }
-  }
-
-  /** Properties in schema order; required ones once, optional ones at most once; arrays repeat. */
-  function objectRule(schema: JsonSchema, context: string): string {
-    const required = new Set(schema.required ?? []);
-    const parts: Expr[] = [];
-    for (const [property, sub] of Object.entries(schema.properties ?? {})) {
-      const isArray =
-        sub.type === 'array' || (Array.isArray(sub.type) && sub.type.includes('array'));
-      const valueSchema = isArray ? sub.items : sub;
-      const element = seq(
-        lit(`<${property}>`),
-        valueFor(valueSchema, `${context}-${property}`),
-        lit(`</${property}>`),
-        ws,
-      );
-      const once = required.has(property) ? element : opt(element);
-      parts.push(isArray ? (required.has(property) ? plus(element) : star(element)) : once);
-    }
-    return define(`${context}-args`, parts.length === 0 ? lit('') : seq(...parts));
-  }
-
+  const rules = createRules();
+  const values = xmlValues(rules);
+  const { ws } = values;
   const bodies = tools.map((tool) => {
     const context = `${tool.serverName}-${tool.name}`;
     const server = lit(`<server_name>${tool.serverName}</server_name>`);
-    return ref(
-      define(
+    return mark(
+      { type: 'call', serverName: tool.serverName, toolName: tool.name },
+      rules.define(
         `body-${context}`,
         seq(
           ws,
@@ -151,7 +94,7 @@ export function buildToolGrammar(
           ws,
           lit('<arguments>'),
           ws,
-          ref(objectRule(tool.inputSchema, context)),
+          values.objectOf(tool.inputSchema, context, true),
           lit('</arguments>'),
           ws,
         ),
@@ -160,42 +103,28 @@ export function buildToolGrammar(
   });
   const body = alt(...bodies);
   const scope = options.scope ?? 'reply';
-  if (scope === 'call-body') {
-    rules[0] = ['root', body];
-    return { root: 'root', rules };
-  }
-  const call = ref(define('call', seq(lit('<tool>'), body, lit('</tool>'))));
-  const maxCalls = options.maxCalls ?? 4;
-  let root: Expr;
-  if (options.allowText ?? true) {
-    // Any text without `<tool>`; a call starts a line, so text before one ends with a newline.
-    const noToolOpen = alt(
-      chars('<', true),
-      seq(lit('<'), chars('t', true)),
-      seq(lit('<t'), chars('o', true)),
-      seq(lit('<to'), chars('o', true)),
-      seq(lit('<too'), chars('l', true)),
-      seq(lit('<tool'), chars('>', true)),
-    );
-    const text = ref(define('free-text', star(noToolOpen)));
-    const more = (n: number) => rep(seq(lit('\n'), call, text), 0, n);
-    const startsWithCall = seq(call, text, more(maxCalls - 1));
-    // A call starts the reply or a line.
-    root = scope === 'trigger' ? startsWithCall : alt(startsWithCall, seq(text, more(maxCalls)));
-  } else {
-    const thinking = ref(
-      define('thinking', seq(lit('['), plus(chars(']\n', true)), lit(']'), lit('\n'))),
-    );
-    const lead =
-      scope === 'trigger'
-        ? lit('')
-        : (options.allowThinking ?? true)
-          ? star(seq(thinking, ws))
-          : ws;
-    root = seq(lead, call, rep(seq(ws, call), 0, Math.max(0, maxCalls - 1)), ws);
-  }
-  rules[0] = ['root', root];
-  return { root: 'root', rules };
+  if (scope === 'call-body') return rules.grammar(body);
+  const call = rules.define('call', seq(lit('<tool>'), body, lit('</tool>')));
+  const thinking = thinkingLine(rules);
+  const blanks = star(chars(' \t'));
+  const root = replyRoot(
+    rules,
+    {
+      call,
+      text: TAGCALL_TEXT,
+      callAtLineStart: true,
+      lead: (options.allowThinking ?? true) ? star(seq(thinking, ws)) : ws,
+      // A call opens at a line start: one after another needs a newline between.
+      between: seq(blanks, lit('\n'), ws),
+      trailing: ws,
+    },
+    {
+      allowText: options.allowText ?? true,
+      maxCalls: options.maxCalls ?? 4,
+      scope,
+    },
+  );
+  return rules.grammar(root);
 }
 
 /** The grammar as text for the decoder: GBNF for llama.cpp, Lark for vLLM / xgrammar. */

@@ -5,7 +5,7 @@ export * from '../../src/adapters/native-calls.js';
 export * from '../../src/agent/index.js';
 export * from '../../src/grammar/index.js';
 export * from '../../src/grammar/model.js';
-export { recognize } from '../../src/grammar/recognize.js';
+export { type MarkedSpan, readMarks, recognize } from '../../src/grammar/recognize.js';
 export * from '../../src/memory/index.js';
 export * from '../../src/messages/index.js';
 export * from '../../src/protocol/index.js';
