@@ -105,7 +105,7 @@ describe('tagcall parse', () => {
   it('tagcall grammar --format llama.cpp|xgrammar prints request fields with the <tool> trigger', () => {
     const lazy = JSON.parse(tagcall(['grammar', '--format', 'llama.cpp']).stdout);
     expect(lazy.grammar_lazy).toBe(true);
-    expect(lazy.grammar_triggers).toEqual([{ type: 1, value: '<tool>' }]);
+    expect(lazy.grammar_triggers).toEqual([{ type: 2, value: '(?:^|\\n)[ \\t]*(<tool>)' }]);
     expect(lazy.grammar).toMatch(/^root ::= call /);
     const required = JSON.parse(
       tagcall(['grammar', '--format', 'llama.cpp', '--calls-only']).stdout,

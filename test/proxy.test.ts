@@ -271,7 +271,7 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     const [auto, named] = (model?.bodies ?? []) as Array<Record<string, unknown>>;
     expect(auto).toMatchObject({
       grammar_lazy: true,
-      grammar_triggers: [{ type: 1, value: '<tool>' }],
+      grammar_triggers: [{ type: 2, value: '(?:^|\\n)[ \\t]*(<tool>)' }],
     });
     expect(String(auto.grammar)).toContain('<tool_name>weather</tool_name>');
     expect(named).toMatchObject({ grammar_lazy: false, grammar_triggers: [] });
