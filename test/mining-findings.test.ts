@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../bench/corpus.js';
-import { findingRecord } from '../src/cli/mine.js';
 import { plainOpenAIMessages } from '../src/transcripts/formats.js';
+import { findingRecord } from '../src/transcripts/index.js';
 import { type Finding, recordMessages, type ScanOptions, scanTranscript } from './support/all.js';
 
 /**

@@ -6,19 +6,25 @@ import picomatch from 'picomatch';
 import {
   addAssistant,
   addFinding,
+  compareBytes,
   createStats,
-  type Finding,
+  findingRecord,
+  layoutOf,
   mergeStats,
   type ScanOptions,
   type ScanSink,
   scanTranscript,
   type TranscriptStats,
 } from '../transcripts/index.js';
+import { recordRange } from './byte-range.js';
+import { CliError } from './command.js';
 import { createProgress } from './progress.js';
 import { readChunks } from './read-chunks.js';
 
 export interface MineSettings {
   sources: readonly string[];
+  /** One input read in part or under another name (see the --range, --source, --first-line flags). */
+  part?: { range?: { start: number; end: number }; firstLine?: number; source?: string };
   /** Which files of a directory are read (picomatch, relative to it). Default: all. */
   glob?: string;
   /** Worker threads across files. Default: the number of cores. */
@@ -33,9 +39,15 @@ export interface MineSettings {
 export interface InputFile {
   path: string;
   size: number;
+  /** What findings call it (default: the path; `-` is `<stdin>`). */
+  name?: string;
+  /** Only these bytes, inclusive: whole JSONL records (see recordRange). */
+  range?: { start: number; end: number };
+  /** The line number of its first line in the file it was cut from. */
+  firstLine?: number;
 }
 
-/** Files to read: given files as they are, directories walked (sorted) and filtered by `glob`. */
+/** Files to read: given files as they are, directories walked (byte order) and filtered by `glob`. */
 export async function collectFiles(
   sources: readonly string[],
   glob?: string,
@@ -44,7 +56,8 @@ export async function collectFiles(
   const files: InputFile[] = [];
   async function walk(root: string, dir: string): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true });
-    entries.sort((a, b) => a.name.localeCompare(b.name));
+    // Byte order, the same on every machine and locale (a cluster's shards agree on it).
+    entries.sort((a, b) => compareBytes(a.name, b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(root, path);
@@ -64,35 +77,13 @@ export async function collectFiles(
   return files;
 }
 
-/**
- * One NDJSON record of `tagcall parse`, snake_case as the protocol writes names. Built
- * property by property (no spreads: this runs once per finding of a gigabyte log).
- */
-export function findingRecord(f: Finding): Record<string, unknown> {
-  const record: Record<string, unknown> = { type: f.type };
-  record.source = f.file === '-' ? '<stdin>' : f.file;
-  if (f.line !== undefined) record.line = f.line;
-  if (f.messageIndex !== undefined) record.message_index = f.messageIndex;
-  record.offset = f.offset;
-  switch (f.type) {
-    case 'call':
-      record.id = f.id;
-      record.server_name = f.serverName;
-      record.tool_name = f.toolName;
-      record.arguments = f.arguments;
-      record.format = f.format;
-      record.chars = f.chars;
-      if (f.durationMs !== undefined) record.duration_ms = f.durationMs;
-      break;
-    case 'quoted':
-      record.tool_name = f.toolName;
-      record.format = f.format;
-      break;
-    default:
-      record.code = f.code;
-      record.message = f.message;
+/** Whether the file's first line is a JSONL record (read up to 1 MiB of it). */
+async function isJsonl(path: string): Promise<boolean> {
+  for await (const chunk of readChunks(path, () => {}, { start: 0, end: (1 << 20) - 1 })) {
+    const newline = chunk.indexOf('\n');
+    return layoutOf(newline === -1 ? chunk : chunk.slice(0, newline)) === 'jsonl';
   }
-  return record;
+  return false;
 }
 
 /**
@@ -150,10 +141,11 @@ export async function scanFile(
           assistant: () => {},
         };
   async function* paced(): AsyncGenerator<string> {
-    for await (const chunk of readChunks(file.path, (n) => {
+    const counted = (n: number) => {
       stats.bytes += n;
       progress.read(n);
-    })) {
+    };
+    for await (const chunk of readChunks(file.path, counted, file.range)) {
       yield chunk;
       if (batch.length > 0) {
         const lines = batch;
@@ -162,8 +154,13 @@ export async function scanFile(
       }
     }
   }
-  stats.files++;
-  await scanTranscript(paced(), file.path, options, sink);
+  // A file read in parts counts once: in the part that holds its first byte.
+  if (file.range === undefined || file.range.start === 0) stats.files++;
+  const scan =
+    file.range === undefined && file.firstLine === undefined
+      ? options
+      : { ...options, firstLine: file.firstLine, jsonl: file.range !== undefined || options.jsonl };
+  await scanTranscript(paced(), file.name ?? file.path, scan, sink);
   if (batch.length > 0) await emit(batch);
 }
 
@@ -202,6 +199,23 @@ export interface WorkerSetup {
  */
 export async function mine(settings: MineSettings): Promise<TranscriptStats> {
   const files = await collectFiles(settings.sources, settings.glob);
+  const part = settings.part;
+  if (part !== undefined && files.length === 1) {
+    const [file] = files;
+    if (part.source !== undefined) file.name = part.source;
+    if (part.firstLine !== undefined) file.firstLine = part.firstLine;
+    if (part.range !== undefined) {
+      if (!(await isJsonl(file.path)))
+        throw new CliError(
+          `--range splits a JSONL log (one record a line); ${file.path} is not one (read it whole)`,
+        );
+      const range = await recordRange(file.path, part.range.start, part.range.end);
+      file.range = { start: range.start, end: range.end };
+      file.firstLine = range.firstLine;
+      file.size = Math.max(0, range.end - range.start + 1);
+    }
+  } else if (part?.range !== undefined)
+    throw new CliError('--range reads a part of one file, not of a folder');
   const total = createStats();
   const progress = createProgress(
     settings.progress,

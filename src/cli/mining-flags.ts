@@ -10,6 +10,9 @@ export const MINING_FLAGS = {
   glob: { type: 'string' },
   jobs: { type: 'string' },
   'no-progress': { type: 'boolean' },
+  range: { type: 'string' },
+  source: { type: 'string' },
+  'first-line': { type: 'string' },
 } as const;
 
 export const MINING_USAGE = `  --dialect D           tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')}, or auto
@@ -18,7 +21,13 @@ export const MINING_USAGE = `  --dialect D           tagcall (default), ${DIALEC
                         (default: told from each file's content)
   --glob PATTERN        files of a directory to read, e.g. '**/*.jsonl' (default: all)
   --jobs N              worker threads across files (default: the number of cores)
-  --no-progress         no progress bar on stderr (it shows only on a terminal)`;
+  --no-progress         no progress bar on stderr (it shows only on a terminal)
+  --range START:END     of one JSONL file, only the records that start in bytes [START, END)
+                        (ranges that tile a file read each record once; lines and ids are the
+                        whole file's): a shard for a cluster's worker
+  --source NAME         the name findings give their source (default: the path, <stdin>)
+  --first-line N        the line number of standard input's first line in the file it was cut
+                        from (default 1), so that lines and ids are that file's`;
 
 /** The sources and scan settings of `parse` and `stats`. */
 export function miningSettings({ values, positionals }: Flags<typeof MINING_FLAGS>, usage: string) {
@@ -28,8 +37,26 @@ export function miningSettings({ values, positionals }: Flags<typeof MINING_FLAG
       throw new UsageError('no PATH given and standard input is a terminal', usage);
     sources.push('-');
   }
+  let range: { start: number; end: number } | undefined;
+  if (values.range !== undefined) {
+    const match = /^(\d+):(\d+)$/.exec(values.range);
+    if (match === null || Number(match[1]) > Number(match[2]))
+      throw new UsageError(
+        `--range ${values.range}: expected START:END, byte offsets, START <= END`,
+        usage,
+      );
+    if (sources.length !== 1 || sources[0] === '-')
+      throw new UsageError('--range reads a part of one file: give exactly one PATH', usage);
+    range = { start: Number(match[1]), end: Number(match[2]) };
+  }
+  const firstLine = positiveInteger(values['first-line'], '--first-line', usage);
+  if (firstLine !== undefined && (sources.length !== 1 || sources[0] !== '-'))
+    throw new UsageError('--first-line numbers standard input (-): give no PATH or -', usage);
+  if (values.source !== undefined && sources.length !== 1)
+    throw new UsageError('--source names one input: give one PATH (or -)', usage);
   return {
     sources,
+    part: { range, firstLine, source: values.source },
     glob: values.glob,
     jobs: positiveInteger(values.jobs, '--jobs', usage),
     progress: values['no-progress'] !== true,

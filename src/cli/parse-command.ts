@@ -104,11 +104,16 @@ export const parseCommand = defineCommand({
       );
     const hasDirectory = (await Promise.all(settings.sources.map(isDirectory))).some(Boolean);
     const asked = oneOf(values.format, OUTPUT_FORMATS, '--format', usage);
+    const { range, firstLine, source } = settings.part;
+    const inPart = range !== undefined || firstLine !== undefined || source !== undefined;
+    if (inPart && asked !== undefined && asked !== 'ndjson')
+      throw new UsageError('--range, --source and --first-line write --format ndjson', usage);
     const single = settings.sources.length === 1 && !hasDirectory;
     // One file of model output is one reply; one file that is a transcript is read as one.
     const format =
       asked ??
-      (single &&
+      (!inPart &&
+      single &&
       (settings.sources[0] === '-' ||
         settings.scan.input === 'text' ||
         !(await looksLikeTranscript(settings.sources[0])))

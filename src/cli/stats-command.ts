@@ -1,5 +1,11 @@
-import { summarizeStats, type TranscriptStats } from '../transcripts/index.js';
-import { defineCommand } from './command.js';
+import { readFile } from 'node:fs/promises';
+import {
+  createStats,
+  mergeStats,
+  summarizeStats,
+  type TranscriptStats,
+} from '../transcripts/index.js';
+import { CliError, defineCommand, UsageError } from './command.js';
 import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
 
@@ -61,7 +67,33 @@ export function formatStats(stats: TranscriptStats): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A part's counts from its `stats --json` output (the derived rates are computed again). */
+async function readPart(path: string): Promise<TranscriptStats> {
+  const text = await readFile(path, 'utf8');
+  let part: unknown;
+  try {
+    part = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      `${path}: not JSON (${(error as Error).message}); --merge reads the output of stats --json`,
+    );
+  }
+  const counts = createStats();
+  const fields = part as Record<string, unknown>;
+  for (const key of Object.keys(counts) as Array<keyof TranscriptStats>) {
+    const expected = Array.isArray(counts[key]) ? 'array' : typeof counts[key];
+    const value = fields?.[key];
+    const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    if (actual !== expected)
+      throw new CliError(
+        `${path}: "${key}" is ${actual}, not ${expected}; --merge reads the output of stats --json`,
+      );
+  }
+  return mergeStats(counts, part as TranscriptStats);
+}
+
 const USAGE = `Usage: tagcall stats [PATH…|-] [options]
+       tagcall stats --merge PART.json… [--json]
 
 Counts what is in model output or transcripts: calls per tool and per server, malformed calls
 by error code, deprecated JSON form, thinking share, average arguments size, the largest and
@@ -69,6 +101,8 @@ slowest calls.
 
 Options:
   --json                a JSON object instead of the table
+  --merge               the PATHs are outputs of stats --json (parts of a log read apart, e.g.
+                        on a cluster): print their sum, the same as the stats of the whole
 ${MINING_USAGE}
   -h, --help            this text
 `;
@@ -77,9 +111,15 @@ export const statsCommand = defineCommand({
   name: 'stats',
   usage: USAGE,
   positionals: true,
-  options: { json: { type: 'boolean' }, ...MINING_FLAGS },
+  options: { json: { type: 'boolean' }, merge: { type: 'boolean' }, ...MINING_FLAGS },
   async run(flags, usage) {
-    const stats = await mine({ ...miningSettings(flags, usage), mode: 'stats' });
+    let stats: TranscriptStats;
+    if (flags.values.merge === true) {
+      if (flags.positionals.length === 0)
+        throw new UsageError('--merge needs the parts to merge', usage);
+      stats = createStats();
+      for (const path of flags.positionals) mergeStats(stats, await readPart(path));
+    } else stats = await mine({ ...miningSettings(flags, usage), mode: 'stats' });
     process.stdout.write(
       flags.values.json === true
         ? `${JSON.stringify(statsJson(stats), null, 2)}\n`

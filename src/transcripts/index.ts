@@ -1,3 +1,4 @@
+export { findingRecord } from './finding-record.js';
 export { recordMessages, TRANSCRIPT_FORMATS, type TranscriptFormat } from './formats.js';
 export {
   type Finding,
@@ -10,6 +11,7 @@ export {
 export {
   addAssistant,
   addFinding,
+  compareBytes,
   createStats,
   mergeStats,
   type RankedCall,

@@ -35,6 +35,14 @@ export interface ScanOptions {
    * ones are refused (`document-too-large`), so memory stays bounded. Default 256 MiB.
    */
   maxDocumentChars?: number;
+  /**
+   * The line number the input's first line has in the file it was cut from (a byte range of
+   * a JSONL log, or standard input fed a part of one), so that lines and call ids are the
+   * whole file's. Default 1.
+   */
+  firstLine?: number;
+  /** The input is JSONL whatever its first line says (a byte range of a JSONL log). */
+  jsonl?: boolean;
 }
 
 /**
@@ -113,6 +121,10 @@ export async function scanTranscript(
   let textChars = 0;
   let thinkingChars = 0;
   let callCount = 0;
+  // Calls without an id of their own are named `FILE#n` in a reply; in a JSONL record
+  // `FILE:LINE#n`, n counted within the record, so a reader of any part of the log names them
+  // as a reader of the whole does.
+  let idPrefix = file;
   const trackLines = () => where.line !== undefined && where.messageIndex === undefined;
   /** A finding at `offset` of the text being read (in a text file, on the line it is on). */
   const at = <T extends object>(offset: number, fields: T): Location & T => {
@@ -136,7 +148,7 @@ export async function scanTranscript(
           sink.finding(
             at(call.start, {
               type: 'call' as const,
-              id: `${file}#${callCount++}`,
+              id: `${idPrefix}#${callCount++}`,
               serverName: call.serverName,
               toolName: call.toolName,
               arguments: call.arguments,
@@ -303,7 +315,9 @@ export async function scanTranscript(
   }
   const start = head.join('');
   const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
-  const mode = options.input === 'text' ? 'text' : layoutOf(firstLine);
+  const mode =
+    options.input === 'text' ? 'text' : options.jsonl === true ? 'jsonl' : layoutOf(firstLine);
+  const firstLineNumber = options.firstLine ?? 1;
   async function* rest(): AsyncGenerator<string> {
     yield start;
     if (!ended)
@@ -311,7 +325,7 @@ export async function scanTranscript(
   }
 
   if (mode === 'text') {
-    beginText({ file, line: 1, offset: 0 }, true);
+    beginText({ file, line: firstLineNumber, offset: 0 }, true);
     for await (const chunk of rest()) parser.feed(chunk);
     endText();
     return;
@@ -352,7 +366,12 @@ export async function scanTranscript(
     return;
   }
   // JSONL: one record a line, a line at a time; a line longer than the limit is skipped.
-  let line = 0;
+  let line = firstLineNumber - 1;
+  const record = (text: string) => {
+    idPrefix = `${file}:${line + 1}`;
+    callCount = 0;
+    scanRecord(text, { file, line: line + 1 });
+  };
   let partial: string[] = [];
   let partialLength = 0;
   let skipping = false;
@@ -370,7 +389,7 @@ export async function scanTranscript(
         partial.push(chunk.slice(from, nl));
         const text = partial.length === 1 ? partial[0] : partial.join('');
         if (text.length > limit) tooLong();
-        else if (text.trim() !== '') scanRecord(text, { file, line: line + 1 });
+        else if (text.trim() !== '') record(text);
       }
       partial = [];
       partialLength = 0;
@@ -390,5 +409,5 @@ export async function scanTranscript(
     }
   }
   const last = partial.join('');
-  if (!skipping && last.trim() !== '') scanRecord(last, { file, line: line + 1 });
+  if (!skipping && last.trim() !== '') record(last);
 }

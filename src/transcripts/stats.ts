@@ -51,15 +51,46 @@ const bump = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by;
 };
 
-/** Keeps the `TOP` largest by `key`: a short list, whatever the input's size. */
-function rank(list: RankedCall[], item: RankedCall, key: (c: RankedCall) => number): void {
-  if (list.length === TOP && key(item) <= key(list[TOP - 1])) return;
+/** Byte order of two strings (UTF-8 order is code point order, which `<` on UTF-16 is not). */
+export function compareBytes(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(j) as number;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - i - (b.length - j);
+}
+
+/**
+ * Larger `key` first; ties by place (file in byte order, line, message, offset), so the lists
+ * are the same whatever order files were read in, and merging parts' lists gives the whole's.
+ */
+function compareRanked(key: (c: RankedCall) => number) {
+  return (a: RankedCall, b: RankedCall): number =>
+    key(b) - key(a) ||
+    compareBytes(a.location.file, b.location.file) ||
+    (a.location.line ?? 0) - (b.location.line ?? 0) ||
+    (a.location.messageIndex ?? 0) - (b.location.messageIndex ?? 0) ||
+    a.location.offset - b.location.offset;
+}
+
+/** Keeps the `TOP` first in `order`: a short list, whatever the input's size. */
+function rank(
+  list: RankedCall[],
+  item: RankedCall,
+  order: (a: RankedCall, b: RankedCall) => number,
+): void {
+  if (list.length === TOP && order(item, list[TOP - 1]) >= 0) return;
   list.push(item);
-  list.sort((a, b) => key(b) - key(a));
+  list.sort(order);
   if (list.length > TOP) list.pop();
 }
-const bySize = (c: RankedCall) => c.chars;
-const byDuration = (c: RankedCall) => c.durationMs ?? 0;
+const bySize = compareRanked((c) => c.chars);
+const byDuration = compareRanked((c) => c.durationMs ?? 0);
 
 export function addFinding(stats: TranscriptStats, finding: Finding): void {
   switch (finding.type) {

@@ -1,0 +1,163 @@
+/**
+ * Mining that shards (#29 item 3): byte ranges of a JSONL log read apart give, concatenated in
+ * order, the bytes one process writes for the whole; standard input cut from the log and named
+ * with --source and --first-line does too; `stats --merge` of the parts is the whole's stats;
+ * folders are read in byte order. The CLI runs as a child process.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateCorpus } from '../bench/corpus.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tagcall-shards-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function tagcall(args: string[], input?: Buffer) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    input,
+    maxBuffer: 256 << 20,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString() };
+}
+
+/** OpenAI request bodies with replies of the corpus, a broken line, a blank line, unicode. */
+function writeLog(): string {
+  const { messages } = generateCorpus(600_000, 5);
+  const lines = messages.map((reply, i) =>
+    i % 23 === 7
+      ? '{"messages": [ broken'
+      : i % 31 === 3
+        ? ''
+        : JSON.stringify({
+            model: 'local',
+            messages: [
+              { role: 'user', content: `Task ${i}: é 😀 fix it` },
+              { role: 'assistant', content: reply },
+            ],
+          }),
+  );
+  const path = join(dir, 'log.jsonl');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+describe('tagcall parse --range', () => {
+  const log = writeLog();
+  const size = statSync(log).size;
+  const whole = tagcall(['parse', log, '--format', 'ndjson', '--jobs', '1']);
+
+  it('the whole log first: findings with lines and per-record ids', () => {
+    expect(whole.code).toBe(0);
+    const records = whole.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThan(100);
+    const call = records.find((r) => r.type === 'call');
+    expect(call.id).toBe(`${log}:${call.line}#0`);
+  });
+
+  for (const parts of [1, 3, 7]) {
+    it(`${parts} ranges at arbitrary offsets, concatenated in order, are the whole's bytes`, () => {
+      // Cut points anywhere: inside records, on a newline, on the byte after one.
+      const cuts = Array.from({ length: parts - 1 }, (_, i) =>
+        Math.floor(((i + 1) * size) / parts + (i % 2 === 0 ? 17 : -3)),
+      );
+      const bounds = [0, ...cuts, size];
+      const outputs = bounds.slice(1).map((end, i) => {
+        const run = tagcall(['parse', log, '--range', `${bounds[i]}:${end}`, '--jobs', '1']);
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(0);
+        return run.stdout;
+      });
+      expect(Buffer.concat(outputs).equals(whole.stdout)).toBe(true);
+    });
+  }
+
+  it('a range that starts right after a newline begins with that record', () => {
+    const text = readFileSync(log);
+    const newline = text.indexOf(0x0a, Math.floor(size / 2));
+    const a = tagcall(['parse', log, '--range', `0:${newline + 1}`]);
+    const b = tagcall(['parse', log, '--range', `${newline + 1}:${size}`]);
+    expect(Buffer.concat([a.stdout, b.stdout]).equals(whole.stdout)).toBe(true);
+    const empty = tagcall(['parse', log, '--range', `${size}:${size + 10}`]);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout.length).toBe(0);
+  });
+
+  it('standard input cut from the log, with --source and --first-line, reads as the range', () => {
+    const text = readFileSync(log);
+    const from = text.indexOf(0x0a, Math.floor(size / 3)) + 1;
+    const firstLine = text.subarray(0, from).filter((b) => b === 0x0a).length + 1;
+    const piped = tagcall(
+      ['parse', '-', '--source', log, '--first-line', String(firstLine), '--format', 'ndjson'],
+      text.subarray(from),
+    );
+    const ranged = tagcall(['parse', log, '--range', `${from}:${size}`]);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.equals(ranged.stdout)).toBe(true);
+  });
+
+  it('stats --merge of the parts is the stats of the whole', () => {
+    const wholeStats = tagcall(['stats', log, '--json', '--jobs', '1']);
+    const bounds = [0, Math.floor(size / 3), Math.floor((2 * size) / 3) + 5, size];
+    const parts = bounds.slice(1).map((end, i) => {
+      const part = join(dir, `part-${i}.json`);
+      const run = tagcall(['stats', log, '--range', `${bounds[i]}:${end}`, '--json']);
+      expect(run.code).toBe(0);
+      writeFileSync(part, run.stdout);
+      return part;
+    });
+    const merged = tagcall(['stats', '--merge', ...parts, '--json']);
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.stdout.toString())).toEqual(JSON.parse(wholeStats.stdout.toString()));
+    expect(tagcall(['stats', '--merge', ...parts]).stdout.toString()).toBe(
+      tagcall(['stats', log, '--jobs', '1']).stdout.toString(),
+    );
+  });
+
+  it('says what is wrong: a text file, a bad range, two paths, another format, a bad part', () => {
+    const text = join(dir, 'reply.txt');
+    writeFileSync(text, 'Hello\n<tool>\n<tool_name>x</tool_name>\n</tool>\n');
+    const notJsonl = tagcall(['parse', text, '--range', '0:10']);
+    expect(notJsonl.code).toBe(1);
+    expect(notJsonl.stderr).toContain('--range splits a JSONL log');
+    for (const args of [
+      ['parse', log, '--range', '9:2'],
+      ['parse', log, text, '--range', '0:2'],
+      ['parse', log, '--range', '0:2', '--format', 'json'],
+      ['parse', log, '--first-line', '3'],
+      ['stats', '--merge'],
+    ]) {
+      const run = tagcall(args);
+      expect(run.code, args.join(' ')).toBe(2);
+    }
+    const bad = tagcall(['stats', '--merge', text]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--merge reads the output of stats --json');
+  });
+});
+
+describe('a folder is read in byte order', () => {
+  it('whatever the locale', () => {
+    const folder = join(dir, 'names');
+    mkdirSync(folder);
+    const names = ['b.txt', 'B.txt', 'é.txt', 'z.txt', '_.txt', 'a.txt'];
+    for (const name of names)
+      writeFileSync(join(folder, name), `<tool>\n<tool_name>${name.length}</tool_name>\n</tool>\n`);
+    const run = tagcall(['parse', folder, '--jobs', '1']);
+    const sources = run.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).source.slice(folder.length + 1));
+    expect(sources).toEqual(['B.txt', '_.txt', 'a.txt', 'b.txt', 'z.txt', 'é.txt']);
+  });
+});
