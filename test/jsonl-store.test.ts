@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   assistant,
   createJsonlStore,
@@ -16,6 +16,7 @@ import {
   toolResult,
   user,
 } from './support/all.js';
+import { storeContract } from './support/store-contract.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -25,6 +26,12 @@ const tempDir = () => {
 };
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('JSONL store: the store contract (as for SQLite and PostgreSQL)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagcall-store-contract-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  storeContract(() => createJsonlStore({ dir, fsync: true }));
 });
 
 describe('JSONL store', () => {

@@ -3,24 +3,16 @@
  * the JSONL store keeps, two processes appending to one thread, a writer killed mid-append, and
  * a thread of 100,000 messages.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startReplayModel } from '../src/agent/index.js';
 import { createSqliteStore } from '../src/memory/index.js';
-import {
-  assistant,
-  createMessage,
-  loadMemory,
-  type Message,
-  textOf,
-  toolResult,
-  user,
-} from './support/all.js';
+import { textOf, user } from './support/all.js';
 import { runChild } from './support/run-child.js';
+import { appender, storeContract, until } from './support/store-contract.js';
 
 const dirs: string[] = [];
 const stores: Array<{ close(): Promise<void> }> = [];
@@ -36,60 +28,14 @@ const open = (path: string) => {
 };
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
+});
+afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const WRITER = fileURLToPath(new URL('./support/sqlite-writer.ts', import.meta.url));
-function writer(path: string, thread: string, prefix: string, count?: number) {
-  const args = ['--import', 'tsx', WRITER, path, thread, prefix];
-  if (count !== undefined) args.push(String(count));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const acked: number[] = [];
-  let rest = '';
-  child.stdout.on('data', (data: Buffer) => {
-    const lines = (rest + data.toString()).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) acked.push(Number(line));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, acked, exited };
-}
-
 describe('SQLite store: the store contract', () => {
-  it('appends and loads back in order: bytes, $-keys, unicode, empty text, tool results', async () => {
-    const path = tempFile();
-    const store = open(path);
-    const messages: Message[] = [
-      user('hi ж 😀 <tool>&amp;</tool>'),
-      assistant('', { id: 'c1', toolName: 'write', arguments: { $bytes: 'aGVsbG8=', $$x: 1 } }),
-      toolResult('c1', 'write', ''),
-      createMessage('user', [
-        { kind: 'image', mediaType: 'image/png', data: new Uint8Array([0, 1, 255]) },
-      ]),
-    ];
-    for (const message of messages) await store.append('t1', message);
-    await store.append('t2', user('other'));
-    await store.close();
-    const again = open(path);
-    const loaded = await again.load('t1');
-    expect(loaded.damaged).toEqual([]);
-    expect(loaded.messages).toEqual(messages);
-    expect(loaded.messages[3].parts[0]).toMatchObject({ data: new Uint8Array([0, 1, 255]) });
-    expect(await again.list()).toEqual(['t1', 't2']);
-    expect(await again.load('nobody')).toEqual({ messages: [], damaged: [] });
-    await again.delete('t1');
-    expect(await again.list()).toEqual(['t2']);
-    expect((await again.load('t1')).messages).toEqual([]);
-  });
-
-  it('backs a memory: add persists, loadMemory restores the thread', async () => {
-    const store = open(tempFile());
-    const { memory } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
-    await memory.add(user('remember me'), assistant('noted'));
-    const { memory: again, damaged } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
-    expect(damaged).toEqual([]);
-    expect((await again.messages()).map(textOf)).toEqual(['remember me', 'noted']);
-  });
+  const path = tempFile();
+  storeContract(() => open(path));
 
   it('a row that is not a message (edited by hand) is reported as corrupt, the rest loads', async () => {
     const path = tempFile();
@@ -113,8 +59,8 @@ describe('SQLite store: processes and crashes', () => {
   it('two processes append 200 messages each to one thread: all 400, each in its order', async () => {
     const path = tempFile();
     await open(path).list(); // the schema exists before both start
-    const a = writer(path, 'shared', 'a', 200);
-    const b = writer(path, 'shared', 'b', 200);
+    const a = appender('sqlite', path, 'shared', 'a', 200);
+    const b = appender('sqlite', path, 'shared', 'b', 200);
     expect(await a.exited).toBe(0);
     expect(await b.exited).toBe(0);
     const texts = (await open(path).load('shared')).messages.map((m) => textOf(m).split(' ')[0]);
@@ -127,11 +73,8 @@ describe('SQLite store: processes and crashes', () => {
 
   it('a writer killed mid-append loses nothing it acknowledged, and the file still loads', async () => {
     const path = tempFile();
-    const w = writer(path, 'crash', 'm');
-    await new Promise<void>((resolve) => {
-      const check = () => (w.acked.length > 50 ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    const w = appender('sqlite', path, 'crash', 'm');
+    await until(() => w.acked.length, 50);
     w.child.kill('SIGKILL');
     await w.exited;
     const acknowledged = w.acked.length;

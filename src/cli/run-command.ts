@@ -14,6 +14,7 @@ import {
 import {
   createJsonlStore,
   createMemory,
+  createPostgresStore,
   createSqliteStore,
   loadMemory,
   type MessageStore,
@@ -102,7 +103,7 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
   }
 }
 
-/** `--store sqlite:PATH` or `jsonl:DIR`: where `--thread` persists. */
+/** `--store sqlite:PATH`, `postgres://…` or `jsonl:DIR`: where `--thread` persists. */
 function storeFlag(
   value: string | undefined,
   thread: string | undefined,
@@ -117,8 +118,10 @@ function storeFlag(
     return () => createSqliteStore({ path: resolve(where) });
   if (colon > 0 && where !== '' && kind === 'jsonl')
     return () => createJsonlStore({ dir: resolve(where) });
+  if (kind === 'postgres' || kind === 'postgresql')
+    return () => createPostgresStore({ connectionString: value });
   throw new UsageError(
-    `--store ${value}: expected sqlite:PATH (a SQLite file) or jsonl:DIR (a folder of JSONL threads)`,
+    `--store ${value}: expected sqlite:PATH (a SQLite file), postgres://… (a PostgreSQL database) or jsonl:DIR (a folder of JSONL threads)`,
     usage,
   );
 }
@@ -161,8 +164,9 @@ Options:
   --dialect NAME        the call format the model's family was trained on: ${DIALECTS.join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>). Default tagcall
   --thread ID           keep the conversation in .tagcall/threads/ID.jsonl and continue it
-  --store S             where --thread keeps it: sqlite:PATH (a SQLite file, needs npm i libsql)
-                        or jsonl:DIR (default jsonl:.tagcall/threads)
+  --store S             where --thread keeps it: sqlite:PATH (a SQLite file, needs npm i libsql),
+                        postgres://USER@HOST:PORT/DB (needs npm i pg) or jsonl:DIR (default
+                        jsonl:.tagcall/threads)
   --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
   --stop-after-tool     end each reply right after its first </tool>

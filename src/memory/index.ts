@@ -23,6 +23,7 @@ export {
   type Summarizer,
 } from './memory.js';
 export type { DamagedRecord, LoadedThread, MessageStore } from './message-store.js';
+export { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export {
   createThreadStore,

@@ -1,0 +1,127 @@
+import { fromJsonText, type Message, toJsonText } from '../messages/index.js';
+import type { DamagedRecord, MessageStore } from './message-store.js';
+import { isMissingPackage } from './optional-peer.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (pg's connection string). */
+  connectionString: string;
+  /** The table (created on first use). Default `tagcall_messages`. */
+  table?: string;
+  /** Connections at most. Default 4. */
+  maxConnections?: number;
+  /** Connecting, and each statement. Default 10 s. */
+  timeoutMs?: number;
+}
+
+/** The part of pg's Pool the store uses. */
+interface Pool {
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<void>;
+}
+type PoolConstructor = new (config: Record<string, unknown>) => Pool;
+
+async function createPool(options: PostgresStoreOptions): Promise<Pool> {
+  let Pool: PoolConstructor;
+  try {
+    const pg = (await import('pg')) as unknown as { default: { Pool: PoolConstructor } };
+    Pool = pg.default.Pool;
+  } catch (error) {
+    if (isMissingPackage(error, 'pg'))
+      throw new Error(
+        'the PostgreSQL store uses pg, an optional peer dependency that is not installed: npm i pg',
+      );
+    throw error;
+  }
+  const timeout = options.timeoutMs ?? 10_000;
+  return new Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 4,
+    connectionTimeoutMillis: timeout,
+    statement_timeout: timeout,
+    query_timeout: timeout,
+  });
+}
+
+/**
+ * Threads in PostgreSQL through `pg` (an optional peer: `npm i pg`): one row per message in
+ * one table, `seq bigserial` giving the order appended, the message as `json` (the JSONL
+ * record's JSON, bytes as envelopes), queryable with `->`/`->>` or cast to `jsonb`. Not
+ * `jsonb`: it reorders object keys (a call's arguments would come back, and be shown to the
+ * model, in another order) and refuses `\u0000`, which tool output can hold. The table is created on first use (`CREATE TABLE IF NOT
+ * EXISTS`, safe when several processes start at once). Every append is its own statement,
+ * committed (and so durable, under the server's default `synchronous_commit`) before its
+ * promise resolves; any number of processes may append to one thread. A row is never
+ * half-written: `damaged` lists only rows that are not a message.
+ */
+export function createPostgresStore(options: PostgresStoreOptions): MessageStore {
+  const table = options.table ?? 'tagcall_messages';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(table))
+    throw new Error(`table ${JSON.stringify(table)}: lower-case letters, digits and _ only`);
+  let ready: Promise<Pool> | null = null;
+  const pool = () => {
+    ready ??= (async () => {
+      const created = await createPool(options);
+      try {
+        // Two processes creating the table at once can race in the catalog: the loser's
+        // error is a unique violation, and the table is there.
+        await created
+          .query(
+            `CREATE TABLE IF NOT EXISTS ${table} (seq bigserial PRIMARY KEY, thread_id text NOT NULL, message json NOT NULL)`,
+          )
+          .catch((error: { code?: string }) => {
+            if (error.code !== '23505' && error.code !== '42P07') throw error;
+          });
+        await created.query(
+          `CREATE INDEX IF NOT EXISTS ${table}_thread ON ${table} (thread_id, seq)`,
+        );
+      } catch (error) {
+        ready = null;
+        await created.end();
+        throw error;
+      }
+      return created;
+    })();
+    return ready;
+  };
+
+  return {
+    async append(threadId, message) {
+      await (await pool()).query(`INSERT INTO ${table} (thread_id, message) VALUES ($1, $2)`, [
+        threadId,
+        toJsonText(message),
+      ]);
+    },
+    async load(threadId) {
+      const { rows } = await (await pool()).query(
+        `SELECT message::text AS message FROM ${table} WHERE thread_id = $1 ORDER BY seq`,
+        [threadId],
+      );
+      const messages: Message[] = [];
+      const damaged: DamagedRecord[] = [];
+      rows.forEach((row, index) => {
+        const text = String(row.message);
+        try {
+          messages.push(fromJsonText<Message>(text));
+        } catch {
+          damaged.push({ line: index + 1, text, kind: 'corrupt' });
+        }
+      });
+      return { messages, damaged };
+    },
+    async delete(threadId) {
+      await (await pool()).query(`DELETE FROM ${table} WHERE thread_id = $1`, [threadId]);
+    },
+    async list() {
+      const { rows } = await (await pool()).query(
+        `SELECT DISTINCT thread_id FROM ${table} ORDER BY thread_id`,
+      );
+      return rows.map((row) => String(row.thread_id));
+    },
+    async close() {
+      if (ready === null) return;
+      const open = ready;
+      ready = null;
+      await (await open).end();
+    },
+  };
+}
