@@ -14,7 +14,8 @@ import {
 /** A call as the peers' tests state it: a name and its arguments. */
 export interface PeerCall {
   name: string;
-  arguments: { [key: string]: JsonValue };
+  /** A string where the peer returns arguments text that is no JSON object (a cut-off call). */
+  arguments: { [key: string]: JsonValue } | string;
 }
 
 /** One case of a peer's test suite: model text and the calls the peer's test expects of it. */
