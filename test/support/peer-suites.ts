@@ -31,6 +31,8 @@ export interface PeerCase {
   calls: PeerCall[];
   /** The text outside calls, where the peer's test checks it (null: the peer says none). */
   content?: string | null;
+  /** Where the peer checks less than the case states (names only, no exception): what it checks. */
+  note?: string;
 }
 
 /**
