@@ -65,27 +65,35 @@ for (const suite of suites)
           });
       }
 
-      it(`${c.name}: the same events whole and in 1-, 3-, 7-character and random chunks`, () => {
-        const options = optionsOfCase(c);
-        const whole = foldEvents(eventsOf([c.input], options));
-        for (const size of [1, 3, 7])
-          expect(foldEvents(eventsOf(sized(c.input, size), options)), `${size}-char`).toEqual(
-            whole,
+      const broken = (property: 'events' | 'deltas') =>
+        difference?.breaks?.includes(property) === true ? it.fails : it;
+      broken('events')(
+        `${c.name}: the same events whole and in 1-, 3-, 7-character and random chunks`,
+        () => {
+          const options = optionsOfCase(c);
+          const whole = foldEvents(eventsOf([c.input], options));
+          for (const size of [1, 3, 7])
+            expect(foldEvents(eventsOf(sized(c.input, size), options)), `${size}-char`).toEqual(
+              whole,
+            );
+          fc.assert(
+            fc.property(cutsArbitrary, (cuts) => {
+              expect(foldEvents(eventsOf(splitAt(c.input, cuts), options))).toEqual(whole);
+            }),
+            { numRuns: 25 },
           );
-        fc.assert(
-          fc.property(cutsArbitrary, (cuts) => {
-            expect(foldEvents(eventsOf(splitAt(c.input, cuts), options))).toEqual(whole);
-          }),
-          { numRuns: 25 },
-        );
-      });
+        },
+      );
 
-      it(`${c.name}: every value's deltas joined are its final value, on every chunking`, () => {
-        const options = optionsOfCase(c);
-        for (const chunks of [[c.input], sized(c.input, 1), sized(c.input, 3), sized(c.input, 7)])
-          for (const { where, streamed, final } of streamedBesideFinal(eventsOf(chunks, options)))
-            expect(streamed, `${where} in ${chunks.length} chunks`).toBe(final);
-      });
+      broken('deltas')(
+        `${c.name}: every value's deltas joined are its final value, on every chunking`,
+        () => {
+          const options = optionsOfCase(c);
+          for (const chunks of [[c.input], sized(c.input, 1), sized(c.input, 3), sized(c.input, 7)])
+            for (const { where, streamed, final } of streamedBesideFinal(eventsOf(chunks, options)))
+              expect(streamed, `${where} in ${chunks.length} chunks`).toBe(final);
+        },
+      );
     }
   });
 

@@ -46,6 +46,8 @@ export interface KnownDifference {
   reason: string;
   calls: PeerCall[];
   content?: string | null;
+  /** The properties a bug breaks besides the calls: those tests are marked as failing too. */
+  breaks?: Array<'events' | 'deltas'>;
 }
 
 export interface PeerSuite {
