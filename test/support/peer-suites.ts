@@ -25,6 +25,8 @@ export interface PeerCase {
   source: { repo: string; path: string; commit: string; test: string };
   dialect: Dialect | 'auto';
   toolNames?: string[];
+  /** Set where the peer's test says the chat template opened the thinking (llama.cpp's thinking_forced_open). */
+  prefilledThinking?: 'always';
   /** The tools' parameter schemas, where the peer types values by them (text-valued formats). */
   schemas?: Record<string, JsonSchema>;
   input: string;
@@ -83,6 +85,7 @@ export function optionsOfCase(c: PeerCase): ParseOptions {
   return {
     dialect: c.dialect,
     ...(c.toolNames !== undefined && { toolNames: c.toolNames }),
+    ...(c.prefilledThinking !== undefined && { prefilledThinking: c.prefilledThinking }),
     ...(c.schemas !== undefined && { schemas: c.schemas }),
   };
 }
