@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createParser, type ParseOptions, type ParserEvent, parse } from './support/all.js';
@@ -6,6 +9,7 @@ import { foldEvents } from './support/event-sequence.js';
 import {
   callsOf,
   optionsOfCase,
+  PEERS_DIR,
   type PeerCase,
   peerSuites,
   streamedBesideFinal,
@@ -98,6 +102,33 @@ for (const suite of suites)
   });
 
 describe('the peer suites', () => {
+  const index = JSON.parse(readFileSync(join(PEERS_DIR, 'index.json'), 'utf8')) as {
+    read: Array<{ file: string }>;
+    'not-read': Array<{ peer: string; format: string; reason: string }>;
+  };
+
+  it('are each listed in fixtures/peers/index.json, beside the formats not ported and why', () => {
+    expect(index.read.map((r) => r.file).sort()).toEqual(suites.map((s) => s.file).sort());
+    for (const n of index['not-read'])
+      expect(n.reason.length, `${n.peer} ${n.format}`).toBeGreaterThan(20);
+  });
+
+  it("have their counts in docs/dialects.md: cases read as the peer's test expects, of those ported", () => {
+    const docs = readFileSync(
+      fileURLToPath(new URL('../docs/dialects.md', import.meta.url)),
+      'utf8',
+    );
+    for (const peer of new Set(suites.map((s) => s.peer))) {
+      const counts = suites
+        .filter((s) => s.peer === peer)
+        .map((s) => {
+          const n = s.cases.length;
+          return `${s.format} ${n - s['known-differences'].length}/${n}`;
+        });
+      expect(docs).toContain(`- \`fixtures/peers/${peer}/\`: ${counts.join(', ')}.`);
+    }
+  });
+
   it('are all here, each case with its source', () => {
     expect(suites.length).toBeGreaterThan(0);
     for (const suite of suites)
