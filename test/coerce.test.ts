@@ -9,6 +9,16 @@ const table: Record<string, Row[]> = {
     ['decimal with spaces', ' 3.5 ', { type: 'number' }, 3.5],
     ['exponent', '1e3', { type: 'number' }, 1000],
     ['not a number stays for validation', 'forty', { type: 'number' }, 'forty'],
+    // SGLang's test_nonfinite_coercion (after vllm-project/vllm#43984): a number JavaScript cannot
+    // hold exactly stays the text written, for validation to report, as the parser keeps it.
+    ['too large for a double stays text', '1e999', { type: 'number' }, '1e999'],
+    ['negative overflow stays text', '-1e999', { type: 'number' }, '-1e999'],
+    [
+      'an integer past 2^53 stays text',
+      '12345678901234567890',
+      { type: 'integer' },
+      '12345678901234567890',
+    ],
   ],
   boolean: [
     ['true', 'true', { type: 'boolean' }, true],

@@ -44,8 +44,12 @@ export function coerceValue(value: JsonValue, schema: JsonSchema | undefined): J
       const match = schema.enum.find((option) => String(option) === text);
       if (match !== undefined) return match;
     }
-    if ((allowed.includes('integer') || allowed.includes('number')) && NUMBER.test(text))
-      return Number(text);
+    if ((allowed.includes('integer') || allowed.includes('number')) && NUMBER.test(text)) {
+      // As the parser reads numbers: one a double cannot hold (1e999, an integer past 2^53) stays
+      // the text written for validation to report, rather than turning into Infinity or another number.
+      const n = Number(text);
+      if (Number.isFinite(n) && (/[.eE]/.test(text) || Number.isSafeInteger(n))) return n;
+    }
     if (allowed.includes('boolean') && /^(true|false)$/i.test(text))
       return text.toLowerCase() === 'true';
     if ((allowed.includes('object') || allowed.includes('array')) && /^[[{]/.test(text)) {

@@ -37,6 +37,9 @@ enum State {
 /** The longest header (a name, a harmony header) read before it is no call. */
 const MAX_HEADER = 512;
 const FENCE = /```[a-z]*[ \t]*\r?\n/y;
+/** What a fence may still become once more text comes: held until it decides (bounded). */
+const FENCE_BEGUN = /^(?:`{1,2}|```[a-z]*[ \t]*\r?)$/;
+const MAX_FENCE = 32;
 const MESSAGE = '<|message|>';
 const HARMONY_START = '<|start|>';
 /** What ends a harmony message: its own end, a call's, the reply's; or the next message's start. */
@@ -416,7 +419,12 @@ export class BodyReader implements BlockStream {
     if (FENCE.test(s)) {
       this.#fenced = true;
       next = FENCE.lastIndex;
-    } else if (!final && startsWithAt(s, fenceStart, '```') === null) return -i - 1;
+    } else if (
+      !final &&
+      s.length - fenceStart <= MAX_FENCE &&
+      FENCE_BEGUN.test(s.slice(fenceStart))
+    )
+      return -i - 1;
     void offset;
     return this.#beginSectionCall(name, next);
   }
