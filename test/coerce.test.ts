@@ -34,6 +34,24 @@ const table: Record<string, Row[]> = {
   ],
   array: [
     [
+      'a lone element that is the whole list as JSON (the parser, given the schema, wraps it)',
+      ['["a", "b", 1, true]'],
+      { type: 'array' },
+      ['a', 'b', 1, true],
+    ],
+    [
+      'the same with typed items, coerced',
+      [' ["1", 2] '],
+      { type: 'array', items: { type: 'integer' } },
+      [1, 2],
+    ],
+    [
+      'a lone JSON list stays one item where items are lists themselves',
+      ['[1, 2]'],
+      { type: 'array', items: { type: 'array', items: { type: 'integer' } } },
+      [[1, 2]],
+    ],
+    [
       'one element becomes a list',
       'a.txt',
       { type: 'array', items: { type: 'string' } },

@@ -59,7 +59,15 @@ export function coerceValue(value: JsonValue, schema: JsonSchema | undefined): J
   }
   if (allowed.includes('array')) {
     let list: JsonValue[];
-    if (Array.isArray(value)) list = value;
+    const lone = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
+    const written =
+      typeof lone === 'string' && /^\s*\[/.test(lone) && !types(schema.items).includes('array')
+        ? parseJson(lone.trim())
+        : undefined;
+    // Given the schema, the parser makes a lone element a list of one; when that element is
+    // the whole list written as JSON (`<parameter=items>["a", "b"]</parameter>`), it is the list.
+    if (Array.isArray(written)) list = written;
+    else if (Array.isArray(value)) list = value;
     else if (
       isObject(value) &&
       Object.keys(value).length === 1 &&
