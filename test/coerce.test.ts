@@ -4,6 +4,38 @@ import { coerceArguments, coerceValue, type JsonSchema, type JsonValue } from '.
 type Row = [string, JsonValue, JsonSchema, JsonValue];
 
 const table: Record<string, Row[]> = {
+  alternatives: [
+    [
+      "Pydantic's Optional[int] (anyOf with null): the number",
+      '42',
+      { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      42,
+    ],
+    [
+      'Optional[int]: null and Python None',
+      'None',
+      { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      null,
+    ],
+    [
+      'Optional[str]: None may be the string, and stays',
+      'None',
+      { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      'None',
+    ],
+    [
+      'oneOf object or null: JSON text read by the object branch, its properties coerced',
+      '{"n": "3"}',
+      { oneOf: [{ type: 'object', properties: { n: { type: 'integer' } } }, { type: 'null' }] },
+      { n: 3 },
+    ],
+    [
+      'anyOf list or null: a lone element becomes a list, items coerced',
+      '7',
+      { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'null' }] },
+      [7],
+    ],
+  ],
   number: [
     ['integer text', '42', { type: 'integer' }, 42],
     ['decimal with spaces', ' 3.5 ', { type: 'number' }, 3.5],

@@ -10,6 +10,40 @@ import type { JsonSchema } from './define-tool.js';
 const types = (schema: JsonSchema | undefined): readonly string[] =>
   schema?.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
 
+const branchesOf = (schema: JsonSchema): JsonSchema[] | undefined => {
+  const branches = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(branches) && branches.every((b) => b !== null && typeof b === 'object')
+    ? (branches as JsonSchema[])
+    : undefined;
+};
+
+/**
+ * A schema of alternatives (`anyOf`/`oneOf` without a `type`, as Pydantic writes `Optional[T]`:
+ * `anyOf: [T, {type: 'null'}]`) as one schema for coercion: the branches' types together, a
+ * list's items and an object's properties from the first branch that is one, their enums
+ * together. Validation still checks the alternatives as written.
+ */
+function merged(schema: JsonSchema): JsonSchema {
+  const branches = schema.type === undefined ? branchesOf(schema) : undefined;
+  if (branches === undefined) return schema;
+  const flat = branches.map(merged);
+  const list = flat.find((b) => types(b).includes('array'));
+  const object = flat.find((b) => types(b).includes('object') || b.properties !== undefined);
+  const enums = flat.every((b) => b.enum !== undefined)
+    ? flat.flatMap((b) => b.enum ?? [])
+    : undefined;
+  return {
+    ...schema,
+    type: [...new Set(flat.flatMap((b) => types(b)))],
+    ...(list?.items !== undefined && { items: list.items }),
+    ...(object?.properties !== undefined && { properties: object.properties }),
+    ...(object?.additionalProperties !== undefined && {
+      additionalProperties: object.additionalProperties,
+    }),
+    ...(enums !== undefined && { enum: enums }),
+  };
+}
+
 // Each digit has one place to go (the fraction needs its dot), so a failed match backs off in
 // linear time: `\d+\.?\d*` split a run of 40,000 digits every way before failing.
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -34,12 +68,15 @@ const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } =
  * wrapper elements, objects and lists from JSON text, null from an empty element, enums
  * matched after trimming. What cannot be coerced is left as it is for validation to report.
  */
-export function coerceValue(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
-  if (schema === undefined) return value;
+export function coerceValue(value: JsonValue, given: JsonSchema | undefined): JsonValue {
+  if (given === undefined) return value;
+  const schema = merged(given);
   const allowed = types(schema);
   if (typeof value === 'string') {
     const text = value.trim();
     if (allowed.includes('null') && (text === '' || text === 'null')) return null;
+    // Python's None, as models trained on Python calls write it, where no string could mean it.
+    if (allowed.includes('null') && !allowed.includes('string') && text === 'None') return null;
     if (schema.enum !== undefined) {
       const match = schema.enum.find((option) => String(option) === text);
       if (match !== undefined) return match;
