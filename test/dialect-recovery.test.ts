@@ -456,3 +456,33 @@ describe('qwen3-coder: names in quotes', () => {
     expect(result.warnings.map((w) => w.code)).toEqual(['stray-text', 'stray-text']);
   });
 });
+
+describe('Kimi-K2 calls from inside its thinking (#26)', () => {
+  const call = (name: string) =>
+    `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:0<|tool_call_argument_begin|>{"path": "a < b.ts"}<|tool_call_end|><|tool_calls_section_end|>`;
+
+  it('a section inside a <think> never closed: the call is read, the thinking ended there', () => {
+    const r = parse(`<think>Let me read it.${call('read_file')}`, { dialect: 'kimi-k2' });
+    expect(r.calls.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['read_file', { path: 'a < b.ts' }],
+    ]);
+    expect(r.thinking).toEqual(['Let me read it.']);
+    expect(r.warnings.map((w) => w.code)).toEqual(['unclosed-thinking']);
+  });
+
+  it('interleaved: thinking, a call, more thinking, the close, then the answer', () => {
+    for (const dialect of ['kimi-k2', 'auto'] as const) {
+      const r = parse(`<think>First.${call('a')}Then more.</think>Done.`, { dialect });
+      expect(r.calls.map((c) => c.toolName)).toEqual(['a']);
+      expect(r.thinking).toEqual(['First.', 'Then more.']);
+      expect(r.text).toBe('Done.');
+      expect(r.warnings).toEqual([]);
+    }
+  });
+
+  it('the close right after the call opens no empty thinking', () => {
+    const r = parse(`<think>Go.${call('a')}</think>Answer.`, { dialect: 'kimi-k2' });
+    expect(r.thinking).toEqual(['Go.']);
+    expect(r.text).toBe('Answer.');
+  });
+});

@@ -27,6 +27,8 @@ export class OpeningTable {
   readonly other: readonly BlockReader[];
   /** Blocks that open only at the start of the input, the reply continuing its prompt. */
   readonly inputStart: readonly BlockReader[];
+  /** Openings that end a thinking tag left open (see BlockReader.endsThinking). */
+  readonly thinkingEnders: readonly string[];
   /** The first character of every opening: a line starting with one is looked at. */
   readonly #firsts: ReadonlySet<number>;
 
@@ -44,6 +46,7 @@ export class OpeningTable {
     this.brace = all.filter((r) => r.open.startsWith('{'));
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
+    this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);
   }
 
   /** Whether an opening begins with this character. */

@@ -94,6 +94,12 @@ export class Scanner implements Parser {
   /** Start (in `#buf`) of text consumed but not yet emitted, or -1. */
   #textStart = -1;
   #thinkClose: string = THINK_CLOSE;
+  /**
+   * A call's special token ended a thinking tag (see BlockReader.endsThinking): the thinking
+   * goes on after the call's block, until this close; it starts again only if text comes.
+   */
+  #thinkingAfterBlock: string | null = null;
+  #thinkStartPending = false;
   #bracketAt = 0;
   /** While a bracket waits for its `]`, chunks gather here instead of being joined per feed. */
   #pending: string[] | null = null;
@@ -174,6 +180,8 @@ export class Scanner implements Parser {
     this.#pendingLength = 0;
     this.#callCount = 0;
     this.#calls.reset();
+    this.#thinkingAfterBlock = null;
+    this.#thinkStartPending = false;
     this.#prefilledStart.reset();
     this.#thinkCloseAt = -1;
     this.#thinkCloseNoneBefore = 0;
@@ -252,7 +260,7 @@ export class Scanner implements Parser {
         message: `thinking was not closed with ${this.#thinkClose} before the input ended`,
         offset: at,
       });
-      this.#emit({ type: 'thinking-end', offset: at });
+      if (!this.#thinkStartPending) this.#emit({ type: 'thinking-end', offset: at });
     }
     this.#prefilledStart.decideNot();
   }
@@ -299,7 +307,12 @@ export class Scanner implements Parser {
     if (calls.ended === BlockEnd.Open) return false;
     // Its own opening inside an unclosed block: the next block opens right there.
     if (calls.ended === BlockEnd.Reopen) this.#beginBlockAgain();
-    else this.#state = Top.MidLine;
+    else if (this.#thinkingAfterBlock !== null) {
+      this.#thinkClose = this.#thinkingAfterBlock;
+      this.#thinkingAfterBlock = null;
+      this.#thinkStartPending = true;
+      this.#state = Top.ThinkTag;
+    } else this.#state = Top.MidLine;
     return true;
   }
 
@@ -599,15 +612,47 @@ export class Scanner implements Parser {
     const buf = this.#buf;
     const n = buf.length;
     const thinkClose = this.#thinkClose;
-    const close = buf.indexOf(thinkClose, this.#pos);
+    let close = buf.indexOf(thinkClose, this.#pos);
+    // A call's special token inside thinking never closed: the thinking ends there.
+    let ender = '';
+    for (const opening of this.#table.thinkingEnders) {
+      const at = buf.indexOf(opening, this.#pos);
+      if (at !== -1 && (close === -1 || at < close)) {
+        close = at;
+        ender = opening;
+      }
+    }
     let end = close === -1 ? n : close;
     if (close === -1 && !final) {
       end = partialSuffixStart(buf, this.#pos, thinkClose);
+      for (const opening of this.#table.thinkingEnders)
+        end = Math.min(end, partialSuffixStart(buf, this.#pos, opening));
       if (end > this.#pos && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
     }
-    if (end > this.#pos) this.#emit({ type: 'thinking-delta', text: buf.slice(this.#pos, end) });
+    if (end > this.#pos) {
+      if (this.#thinkStartPending) {
+        this.#thinkStartPending = false;
+        this.#emit({ type: 'thinking-start', offset: this.#offset + this.#pos, format: 'tag' });
+      }
+      this.#emit({ type: 'thinking-delta', text: buf.slice(this.#pos, end) });
+    }
     this.#pos = end;
     if (close === -1) return false;
+    const started = !this.#thinkStartPending;
+    this.#thinkStartPending = false;
+    if (ender !== '') {
+      // The call is read; the thinking goes on after it (Kimi's interleaved thinking).
+      if (started) this.#emit({ type: 'thinking-end', offset: this.#offset + close });
+      this.#thinkingAfterBlock = thinkClose;
+      this.#state = Top.MidLine;
+      return true;
+    }
+    if (!started) {
+      // The close right after a call's block: the thinking had ended at the call.
+      this.#pos = close + thinkClose.length;
+      this.#state = Top.MidLine;
+      return true;
+    }
     this.#pos = close + thinkClose.length;
     this.#emit({ type: 'thinking-end', offset: this.#offset + this.#pos });
     this.#state = Top.MidLine;

@@ -172,6 +172,12 @@ export interface BlockReader {
    * input decides.
    */
   inputStart?: (s: string, final: boolean) => boolean | null;
+  /**
+   * The opening is a special token that thinking text cannot hold: met inside a `<think>` its
+   * model never closed (Kimi-K2.5 calls from inside its thinking), it ends the thinking there,
+   * with an `unclosed-thinking` warning, and opens its block.
+   */
+  endsThinking?: boolean;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

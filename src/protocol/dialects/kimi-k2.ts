@@ -27,5 +27,7 @@ const FORM: BodyForm = {
 export const kimiK2: BlockReader = {
   open: FORM.open,
   anywhere: true,
+  // Kimi-K2.5 writes its calls inside a <think> it never closes.
+  endsThinking: true,
   stream: (sink, limits) => new BodyReader(FORM, sink, limits),
 };
