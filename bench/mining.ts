@@ -1,10 +1,19 @@
 /**
  * `tagcall parse` over a generated JSONL log (OpenAI request bodies, one conversation a line):
- * throughput with one and two worker threads, and peak RSS at two input sizes.
+ * throughput with one and two worker threads and on a local Dask cluster (two workers), CPU
+ * seconds, and peak RSS at two input sizes.
  * TAGCALL_BENCH_LOG_MB sets the large size (default 1024).
  */
-import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +22,7 @@ import { now } from './measure.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const FILES = 8;
+const DASK = fileURLToPath(new URL('../examples/dask/mine.py', import.meta.url));
 
 /** Writes `files` JSONL files of about `mb` MB in all; returns their folder. */
 async function writeLog(mb: number, files: number): Promise<string> {
@@ -45,40 +55,83 @@ async function writeLog(mb: number, files: number): Promise<string> {
   return dir;
 }
 
-/** Runs `tagcall parse DIR --format ndjson` (output to /dev/null): seconds and peak RSS. */
-function parseLog(dir: string, jobs: number): Promise<{ seconds: number; peakRssMiB: number }> {
+interface Run {
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMiB: number;
+}
+
+/**
+ * Runs `argv` under /usr/bin/time with its standard output to /dev/null: wall seconds, CPU
+ * seconds (user + system, its children included) and peak RSS (of the largest process).
+ */
+function timed(argv: string[]): Promise<Run> {
+  const report = join(mkdtempSync(join(tmpdir(), 'tagcall-time-')), 'time');
   return new Promise((resolve, reject) => {
     const sink = openSync('/dev/null', 'w');
     const started = now();
-    const child = spawn(
-      process.execPath,
-      [CLI, 'parse', dir, '--format', 'ndjson', '--jobs', String(jobs), '--no-progress'],
-      { stdio: ['ignore', sink, 'inherit'] },
-    );
-    let peak = 0;
-    const sample = () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-      } catch {
-        // The process has ended.
-      }
-    };
-    const timer = setInterval(sample, 20);
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', report, ...argv], {
+      stdio: ['ignore', sink, 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
-      clearInterval(timer);
       closeSync(sink);
-      if (code !== 0) reject(new Error(`tagcall parse exited ${code}`));
-      else resolve({ seconds: (now() - started) / 1000, peakRssMiB: peak });
+      const seconds = (now() - started) / 1000;
+      if (code !== 0) return reject(new Error(`${argv.join(' ')} exited ${code}`));
+      const [user, system, rssKb] = readFileSync(report, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .slice(-3)
+        .map(Number);
+      rmSync(report, { force: true });
+      resolve({ seconds, cpuSeconds: user + system, peakRssMiB: rssKb / 1024 });
     });
   });
 }
 
+/** `tagcall parse DIR --format ndjson --jobs N`. */
+const parseLog = (dir: string, jobs: number) =>
+  timed([
+    process.execPath,
+    CLI,
+    'parse',
+    dir,
+    '--format',
+    'ndjson',
+    '--jobs',
+    String(jobs),
+    '--no-progress',
+  ]);
+
+/** examples/dask/mine.py over the log's files, 2 ranges a file, on 2 local workers; null without Dask. */
+function daskLog(dir: string): Promise<Run> | null {
+  const probe = spawnSync('/usr/bin/python3', ['-c', 'import distributed']);
+  if (probe.status !== 0) return null;
+  const files = readdirSync(dir)
+    .sort()
+    .map((f) => join(dir, f));
+  const out = join(dir, 'dask.ndjson');
+  return timed([
+    '/usr/bin/python3',
+    DASK,
+    ...files,
+    '--parts',
+    '2',
+    '--workers',
+    '2',
+    '--out',
+    out,
+    '--tagcall',
+    `${process.execPath} ${CLI}`,
+  ]).finally(() => rmSync(out, { force: true }));
+}
+
 export interface MiningFigures {
   mb: number;
-  jobs1: { seconds: number; mbps: number; peakRssMiB: number };
-  jobs2: { seconds: number; mbps: number; peakRssMiB: number };
+  jobs1: Run & { mbps: number };
+  jobs2: Run & { mbps: number };
+  /** The Dask run (examples/dask/mine.py, 2 local workers); null where Dask is missing. */
+  dask: (Run & { mbps: number }) | null;
   small: { mb: number; peakRssMiB: number };
 }
 
@@ -92,10 +145,12 @@ export async function runMining(): Promise<MiningFigures> {
     const smallRun = await parseLog(small, 1);
     const one = await parseLog(large, 1);
     const two = await parseLog(large, 2);
+    const dask = await daskLog(large);
     return {
       mb,
       jobs1: { ...one, mbps: mb / one.seconds },
       jobs2: { ...two, mbps: mb / two.seconds },
+      dask: dask === null ? null : { ...dask, mbps: mb / dask.seconds },
       small: { mb: smallMb, peakRssMiB: smallRun.peakRssMiB },
     };
   } finally {

@@ -271,18 +271,37 @@ log(
   `## \`tagcall parse\` over a ${mining.mb} MB JSONL log (8 files, OpenAI request bodies, NDJSON out)`,
 );
 log();
-log('| run | seconds | MB/s | peak RSS MiB |');
-log('|---|---:|---:|---:|');
-log(
-  `| --jobs 1 | ${mining.jobs1.seconds.toFixed(1)} | ${mining.jobs1.mbps.toFixed(1)} | ${mining.jobs1.peakRssMiB.toFixed(0)} |`,
-);
-log(
-  `| --jobs 2 | ${mining.jobs2.seconds.toFixed(1)} | ${mining.jobs2.mbps.toFixed(1)} | ${mining.jobs2.peakRssMiB.toFixed(0)} |`,
-);
+log('| run | seconds | MB/s | CPU seconds | CPU × of --jobs 1 | peak RSS MiB |');
+log('|---|---:|---:|---:|---:|---:|');
+for (const [name, run] of [
+  ['--jobs 1', mining.jobs1],
+  ['--jobs 2', mining.jobs2],
+  ['Dask, 2 local workers, 16 ranges (examples/dask/mine.py)', mining.dask],
+] as const)
+  if (run !== null)
+    log(
+      `| ${name} | ${run.seconds.toFixed(1)} | ${run.mbps.toFixed(1)} | ${run.cpuSeconds.toFixed(1)} | ${(run.cpuSeconds / mining.jobs1.cpuSeconds).toFixed(2)} | ${run.peakRssMiB.toFixed(0)} |`,
+    );
+if (mining.dask === null)
+  log('| Dask | not run: /usr/bin/python3 cannot import distributed | | | | |');
 log();
 log(
   `Peak RSS with --jobs 1 over ${mining.small.mb} MB: ${mining.small.peakRssMiB.toFixed(0)} MiB; over ${mining.mb} MB: ${mining.jobs1.peakRssMiB.toFixed(0)} MiB.`,
 );
+log();
+
+type Stores = typeof import('./stores.js') extends { runStores(): Promise<infer R> } ? R : never;
+const stores = child<Stores>('stores');
+log('## Thread stores: appends and loading a 100,000-message thread');
+log();
+log(
+  'Each append durable as the store is configured (JSONL with fsync; SQLite WAL, synchronous=FULL; PostgreSQL in a throwaway cluster on 127.0.0.1, default commit); 500 appends of a 230-character message, then a 100,000-message thread loaded.',
+);
+log();
+log('| store | appends/s | load 100,000 messages, ms |');
+log('|---|---:|---:|');
+for (const row of stores)
+  log(`| ${row.store} | ${row.appendsPerSecond.toFixed(0)} | ${row.loadMs.toFixed(0)} |`);
 log();
 
 /** Milliseconds to import `entry` in a fresh Node process (median of 7). */
