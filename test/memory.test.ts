@@ -430,3 +430,12 @@ describe('truncateMiddle', () => {
     expect(cut.endsWith('b')).toBe(true);
   });
 });
+
+describe('a memory takes any number of messages at once', () => {
+  it('100,000 in one add (importing a long thread) do not overflow the stack', async () => {
+    const messages = Array.from({ length: 100_000 }, (_, n) => user(`m${n}`));
+    const memory = createMemory({ budget: 1_000 });
+    await memory.add(...messages);
+    expect(memory.all()).toHaveLength(100_000);
+  });
+});

@@ -145,7 +145,8 @@ export function createMemory(options: MemoryOptions): Memory {
   const memory: Memory = {
     add(...messages) {
       const stored = messages.map((m) => truncateToolOutputs(m, maxToolResultChars));
-      history.push(...stored);
+      // One at a time: spreading 100,000 messages into push overflows the stack.
+      for (const message of stored) history.push(message);
       const store = options.store;
       if (store === undefined) return Promise.resolve();
       const threadId = options.threadId ?? 'default';
