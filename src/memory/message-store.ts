@@ -1,4 +1,4 @@
-import type { Message } from '../messages/index.js';
+import { fromJsonText, type Message } from '../messages/index.js';
 
 /** A line of a stored thread that could not be read: where it was, and what it held. */
 export interface DamagedRecord {
@@ -27,4 +27,21 @@ export interface MessageStore {
   /** The ids of the stored threads. */
   list(): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/**
+ * A thread from the JSON texts of its rows, in order (the database stores): a row that is not
+ * a message (edited by hand) is reported as `corrupt` with its place, and the rest load.
+ */
+export function threadOfRows(texts: readonly string[]): LoadedThread {
+  const messages: Message[] = [];
+  const damaged: DamagedRecord[] = [];
+  texts.forEach((text, index) => {
+    try {
+      messages.push(fromJsonText<Message>(text));
+    } catch {
+      damaged.push({ line: index + 1, text, kind: 'corrupt' });
+    }
+  });
+  return { messages, damaged };
 }

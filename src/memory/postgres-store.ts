@@ -1,5 +1,5 @@
-import { fromJsonText, type Message, toJsonText } from '../messages/index.js';
-import type { DamagedRecord, MessageStore } from './message-store.js';
+import { toJsonText } from '../messages/index.js';
+import { type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage } from './optional-peer.js';
 
 export interface PostgresStoreOptions {
@@ -96,17 +96,7 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
         `SELECT message::text AS message FROM ${table} WHERE thread_id = $1 ORDER BY seq`,
         [threadId],
       );
-      const messages: Message[] = [];
-      const damaged: DamagedRecord[] = [];
-      rows.forEach((row, index) => {
-        const text = String(row.message);
-        try {
-          messages.push(fromJsonText<Message>(text));
-        } catch {
-          damaged.push({ line: index + 1, text, kind: 'corrupt' });
-        }
-      });
-      return { messages, damaged };
+      return threadOfRows(rows.map((row) => String(row.message)));
     },
     async delete(threadId) {
       await (await pool()).query(`DELETE FROM ${table} WHERE thread_id = $1`, [threadId]);

@@ -1,5 +1,5 @@
-import { fromJsonText, type Message, toJsonText } from '../messages/index.js';
-import type { DamagedRecord, MessageStore } from './message-store.js';
+import { toJsonText } from '../messages/index.js';
+import { type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage } from './optional-peer.js';
 
 export interface SqliteStoreOptions {
@@ -78,17 +78,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
     },
     async load(threadId) {
       const { select } = await database();
-      const messages: Message[] = [];
-      const damaged: DamagedRecord[] = [];
-      select.all(threadId).forEach((row, index) => {
-        const text = String(row.message);
-        try {
-          messages.push(fromJsonText<Message>(text));
-        } catch {
-          damaged.push({ line: index + 1, text, kind: 'corrupt' });
-        }
-      });
-      return { messages, damaged };
+      return threadOfRows(select.all(threadId).map((row) => String(row.message)));
     },
     async delete(threadId) {
       const { db } = await database();
