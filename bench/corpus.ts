@@ -13,7 +13,8 @@ export interface Corpus {
   calls: number;
 }
 
-function random(seed: number): () => number {
+/** mulberry32: numbers in [0, 1) that a seed repeats (corpora, chunkings, random weights). */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     // mulberry32: small, fast, and the same on every machine.
@@ -54,7 +55,7 @@ const CODE = [
 ];
 
 export function generateCorpus(targetBytes: number, seed = 42): Corpus {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const logBetween = (lo: number, hi: number) =>

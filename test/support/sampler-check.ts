@@ -1,6 +1,8 @@
 // Holds a sampled reply to the calls its grammar says it holds: read by `parse` (with and
 // without the tools' schemas) and by `createParser` in random chunkings, each call dispatched
 // through a toolbox (the schema's coercion and validation), arguments compared.
+
+import { seededRandom } from '../../bench/corpus.js';
 import {
   createParser,
   createToolbox,
@@ -16,18 +18,6 @@ import {
 } from './all.js';
 import { type GrammarCall, grammarCalls } from './grammar-calls.js';
 import type { SchemaTool } from './sampler-schemas.js';
-
-/** mulberry32, for chunkings that a seed repeats. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function chunksOf(text: string, random: () => number): string[] {
   const out: string[] = [];
@@ -91,7 +81,7 @@ export async function checkSample(
   const whole = parse(text, base);
   const issues = [...whole.warnings.map((w) => w.code), ...whole.errors.map((e) => e.code)];
   if (issues.length > 0) problems.push(`parse: warnings/errors ${issues.join(', ')}`);
-  const random = seeded(context.seed);
+  const random = seededRandom(context.seed);
   const received: Array<[string, ToolCall[]]> = [];
   for (const [name, options] of readings) received.push([name, parse(text, options).calls]);
   for (let k = 0; k < context.chunkings; k++) {

@@ -6,6 +6,7 @@
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '../../bench/corpus.js';
 
 export const TINY_MODEL_SHAPE = {
   embedding: 64,
@@ -64,18 +65,6 @@ function tokensOf(vocabulary: TinyVocabulary): Token[] {
   for (const s of vocabulary.specialTokens ?? []) add(s, TokenType.control);
   for (const p of vocabulary.pieces) add(p.replaceAll(' ', '\u2581'), TokenType.normal);
   return tokens;
-}
-
-/** mulberry32: a small seeded generator, enough for weights. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function gaussian(next: () => number): () => number {
@@ -149,7 +138,7 @@ export function tinyGguf(vocabulary: TinyVocabulary, seed: number): Buffer {
   const kv = headSize * keyValueHeads;
   const tokens = tokensOf(vocabulary);
   const n = tokens.length;
-  const normal = gaussian(random(seed));
+  const normal = gaussian(seededRandom(seed));
   const constant = d - 1;
   const steady = 4; // the constant dimension's value; the others are ~N(0, 0.5) per embedding
   // After the norm the constant dimension is about steady / rms ≈ 8 · steady / |h|: measured
