@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { coerceArguments, coerceValue, type JsonSchema, type JsonValue } from './support/all.js';
+import {
+  coerceArguments,
+  coerceValue,
+  createToolbox,
+  defineTool,
+  type JsonSchema,
+  type JsonValue,
+  parse,
+  writtenAs,
+} from './support/all.js';
 
 type Row = [string, JsonValue, JsonSchema, JsonValue];
 
@@ -150,5 +159,62 @@ describe('objects and lists written as text', () => {
     ).toEqual({ f: { lang: 'ts', exact: true, n: null }, l: ['a', 'b'] });
     const deep = `${'['.repeat(40)}${']'.repeat(40)}`;
     expect(coerceArguments({ l: deep }, schema)).toEqual({ l: [deep] });
+  });
+});
+
+describe('strings written as literals', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      label: { type: ['string', 'null'] },
+      count: { type: ['integer', 'null'] },
+    },
+  };
+  it('a JSON "" or "null" stays a string where the schema allows one; text reads as null', () => {
+    expect(coerceArguments({ label: '', count: 'null' }, schema, 'literal')).toEqual({
+      label: '',
+      count: null,
+    });
+    expect(coerceArguments({ label: 'null' }, schema, 'literal')).toEqual({ label: 'null' });
+    expect(coerceArguments({ label: '', count: '' }, schema, 'text')).toEqual({
+      label: null,
+      count: null,
+    });
+  });
+  it("by the call's format: element text for <tool> and the XML-ish families, literals for JSON ones", () => {
+    expect(writtenAs(undefined)).toBe('text');
+    expect(writtenAs('xml')).toBe('text');
+    expect(writtenAs('qwen3-coder')).toBe('text');
+    expect(writtenAs('json')).toBe('literal');
+    expect(writtenAs('hermes')).toBe('literal');
+    expect(writtenAs('lfm2')).toBe('literal');
+    expect(writtenAs('gemma4')).toBe('literal');
+  });
+  it('a toolbox dispatches a Hermes call\'s "" as "", a Qwen3-Coder call\'s empty value as null', async () => {
+    const seen: unknown[] = [];
+    const toolbox = createToolbox({
+      tools: [
+        defineTool({
+          name: 'tag',
+          description: 'tag',
+          inputSchema: { type: 'object', properties: { label: { type: ['string', 'null'] } } },
+          handler: (args) => {
+            seen.push(args.label);
+            return 'ok';
+          },
+        }),
+      ],
+    });
+    const [hermes] = parse('<tool_call>{"name": "tag", "arguments": {"label": ""}}</tool_call>', {
+      dialect: 'hermes',
+    }).calls;
+    const [qwen] = parse(
+      '<tool_call>\n<function=tag>\n<parameter=label>\n\n</parameter>\n</function>\n</tool_call>',
+      { dialect: 'qwen3-coder' },
+    ).calls;
+    await toolbox.run(hermes);
+    await toolbox.run(qwen);
+    await toolbox.close();
+    expect(seen).toEqual(['', null]);
   });
 });

@@ -159,6 +159,27 @@ describe('model mistakes are recovered, each with a warning', () => {
     expect(warnings.map((w) => w.code)).toEqual(['duplicate-field']);
   });
 
+  it('a list parameter written once holds its text under the schema, for dispatch to read; twice, a list', () => {
+    const schemas = {
+      grid: {
+        type: 'object',
+        properties: {
+          rows: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    };
+    const once =
+      '<tool_call>\n<function=grid>\n<parameter=rows>\n[]\n</parameter>\n<parameter=tags>\n["a"]\n</parameter>\n</function>\n</tool_call>\n';
+    expect(read(once, { ...qwen, schemas }).calls[0].arguments).toEqual({
+      rows: '[]',
+      tags: '["a"]',
+    });
+    const twice =
+      '<tool_call>\n<function=grid>\n<parameter=tags>\na\n</parameter>\n<parameter=tags>\nb\n</parameter>\n</function>\n</tool_call>\n';
+    expect(read(twice, { ...qwen, schemas }).calls[0].arguments).toEqual({ tags: ['a', 'b'] });
+  });
+
   it('<tool>{"name", "parameters"}</tool> reads like tool_name and arguments', () => {
     const { calls, warnings } = read(
       '<tool>{"name": "search", "parameters": {"q": "tagcall"}}</tool>\n',

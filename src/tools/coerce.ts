@@ -1,5 +1,7 @@
 import { readModelValue } from '../protocol/body/model-json.js';
 import {
+  type CallFormat,
+  DIALECT_VALUES,
   type JsonValue,
   PARSER_DEFAULTS,
   renderArguments,
@@ -63,18 +65,39 @@ const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } =
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
+ * How a call's values were written: as element text (the `<tool>` protocol, the XML-ish
+ * families), where a string is all there is, or as literals (JSON, Python, Gemma's), where a
+ * string was written as one.
+ */
+export type WrittenAs = 'text' | 'literal';
+
+/** How the values of a call in `format` were written (text when not known). */
+export function writtenAs(format: CallFormat | undefined): WrittenAs {
+  if (format === undefined || format === 'xml') return 'text';
+  if (format === 'json') return 'literal';
+  return DIALECT_VALUES[format] === 'text' ? 'text' : 'literal';
+}
+
+/**
  * Turns what XML gives (strings, nested objects, repeated elements) into what the schema
  * asks for, before validation: numbers and booleans from text, lists from single elements or
  * wrapper elements, objects and lists from JSON text, null from an empty element, enums
  * matched after trimming. What cannot be coerced is left as it is for validation to report.
+ * A string written as a literal (`"label": ""`) stays a string where the schema allows one:
+ * only text reads as null when empty or `null`.
  */
-export function coerceValue(value: JsonValue, given: JsonSchema | undefined): JsonValue {
+export function coerceValue(
+  value: JsonValue,
+  given: JsonSchema | undefined,
+  written: WrittenAs = 'text',
+): JsonValue {
   if (given === undefined) return value;
   const schema = merged(given);
   const allowed = types(schema);
   if (typeof value === 'string') {
     const text = value.trim();
-    if (allowed.includes('null') && (text === '' || text === 'null')) return null;
+    const stringAllowed = written === 'literal' && allowed.includes('string');
+    if (allowed.includes('null') && !stringAllowed && (text === '' || text === 'null')) return null;
     // Python's None, as models trained on Python calls write it, where no string could mean it.
     if (allowed.includes('null') && !allowed.includes('string') && text === 'None') return null;
     if (schema.enum !== undefined) {
@@ -91,19 +114,20 @@ export function coerceValue(value: JsonValue, given: JsonSchema | undefined): Js
       return text.toLowerCase() === 'true';
     if ((allowed.includes('object') || allowed.includes('array')) && /^[[{]/.test(text)) {
       const parsed = parseJson(text);
-      if (parsed !== undefined && !allowed.includes('string')) return coerceValue(parsed, schema);
+      if (parsed !== undefined && !allowed.includes('string'))
+        return coerceValue(parsed, schema, written);
     }
   }
   if (allowed.includes('array')) {
     let list: JsonValue[];
     const lone = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
-    const written =
+    const wholeList =
       typeof lone === 'string' && /^\s*\[/.test(lone) && !types(schema.items).includes('array')
         ? parseJson(lone.trim())
         : undefined;
     // Given the schema, the parser makes a lone element a list of one; when that element is
     // the whole list written as JSON (`<parameter=items>["a", "b"]</parameter>`), it is the list.
-    if (Array.isArray(written)) list = written;
+    if (Array.isArray(wholeList)) list = wholeList;
     else if (Array.isArray(value)) list = value;
     else if (
       isObject(value) &&
@@ -115,14 +139,14 @@ export function coerceValue(value: JsonValue, given: JsonSchema | undefined): Js
       list = Array.isArray(inner) ? inner : [inner];
     } else if (value === '' && !allowed.includes('string')) list = [];
     else list = [value];
-    return list.map((item) => coerceValue(item, schema.items));
+    return list.map((item) => coerceValue(item, schema.items, written));
   }
   if (isObject(value) && (allowed.includes('object') || schema.properties !== undefined)) {
     const out: { [key: string]: JsonValue } = Object.create(null);
     for (const [key, inner] of Object.entries(value)) {
       const extra =
         typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-      out[key] = coerceValue(inner, schema.properties?.[key] ?? extra);
+      out[key] = coerceValue(inner, schema.properties?.[key] ?? extra, written);
     }
     return out;
   }
@@ -138,7 +162,11 @@ function wantsKey(items: JsonSchema | undefined, key: string): boolean {
   return items?.properties !== undefined && Object.hasOwn(items.properties, key);
 }
 
-export function coerceArguments(args: ToolArguments, schema: JsonSchema): ToolArguments {
-  const value = coerceValue(args, { ...schema, type: 'object' });
+export function coerceArguments(
+  args: ToolArguments,
+  schema: JsonSchema,
+  written: WrittenAs = 'text',
+): ToolArguments {
+  const value = coerceValue(args, { ...schema, type: 'object' }, written);
   return (isObject(value) ? value : args) as ToolArguments;
 }

@@ -1,6 +1,6 @@
 import type { ToolResultPart } from '../messages/index.js';
-import type { ToolArguments } from '../protocol/index.js';
-import { coerceArguments } from './coerce.js';
+import type { CallFormat, ToolArguments } from '../protocol/index.js';
+import { coerceArguments, type WrittenAs, writtenAs } from './coerce.js';
 import {
   defineTool,
   type JsonSchema,
@@ -16,6 +16,8 @@ export interface CallLike {
   serverName: string;
   toolName: string;
   arguments: ToolArguments;
+  /** How the call was written: decides whether its strings were text or literals (coercion). */
+  format?: CallFormat;
 }
 
 export interface ToolboxOptions {
@@ -148,8 +150,9 @@ export function createToolbox(options: ToolboxOptions = {}) {
     toolName: string,
     args: ToolArguments,
     schema: JsonSchema,
+    written: WrittenAs = 'text',
   ): ToolArguments {
-    const coerced = coerceArguments(args, schema);
+    const coerced = coerceArguments(args, schema, written);
     const problems = validateArguments(coerced, schema);
     if (problems.length > 0) {
       throw new ToolError(
@@ -166,6 +169,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
     args: ToolArguments,
     signal: AbortSignal,
     timeoutMs: number,
+    written: WrittenAs = 'text',
   ): Promise<{ text: string; isError: boolean }> {
     if (!Object.hasOwn(servers, serverName)) {
       const known = ['local', ...Object.keys(servers)].join(', ');
@@ -190,7 +194,7 @@ export function createToolbox(options: ToolboxOptions = {}) {
         `server ${JSON.stringify(serverName)} has no tool ${JSON.stringify(toolName)}; its tools are: ${mcp.tools.map((t) => t.name).join(', ')}`,
       );
     }
-    const checked = checkArguments(toolName, args, tool.inputSchema);
+    const checked = checkArguments(toolName, args, tool.inputSchema, written);
     try {
       return await mcp.call(toolName, checked, signal, timeoutMs);
     } catch (error) {
@@ -212,7 +216,12 @@ export function createToolbox(options: ToolboxOptions = {}) {
         `there is no tool ${JSON.stringify(call.toolName)}; the tools are: ${[...local.keys()].join(', ') || '(none)'}`,
       );
     }
-    const args = checkArguments(call.toolName, call.arguments, tool.inputSchema);
+    const args = checkArguments(
+      call.toolName,
+      call.arguments,
+      tool.inputSchema,
+      writtenAs(call.format),
+    );
     return await tool.handler(args, { signal });
   }
 
@@ -249,7 +258,14 @@ export function createToolbox(options: ToolboxOptions = {}) {
       const work =
         serverName === 'local'
           ? runLocal(call, signal)
-          : runMcp(serverName, call.toolName, call.arguments, signal, timeoutMs);
+          : runMcp(
+              serverName,
+              call.toolName,
+              call.arguments,
+              signal,
+              timeoutMs,
+              writtenAs(call.format),
+            );
       const output = await Promise.race([work, aborted]);
       return typeof output === 'string'
         ? report(output, 'ok')

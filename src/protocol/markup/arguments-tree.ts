@@ -3,7 +3,8 @@ import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 
 /**
  * The part of a JSON Schema the parser reads to shape arguments while they stream: `string`
- * keeps inner markup as text, `array` makes even a single element a list. Validation and
+ * keeps inner markup as text, `array` makes even a single element a list (a dialect's text
+ * parameter stays the list's written text). Validation and
  * coercion of everything else belong to dispatch.
  */
 export interface ArgumentSchema {
@@ -170,7 +171,9 @@ export class ArgumentsTree {
     const index = siblingsBefore(parent, name);
     let schema = parent.schema?.properties?.[name];
     const array = hasType(schema, 'array');
-    if (array) {
+    // A text parameter holds the whole list as it is written (JSON, for dispatch to read); only
+    // a repeated one makes a list of its values. Elements make a list of even one.
+    if (array && !asText) {
       if (parent.lists === null) parent.lists = new Set();
       parent.lists.add(name);
       schema = schema?.items;
