@@ -106,7 +106,8 @@ describe('tagcall parse', () => {
     const lazy = JSON.parse(tagcall(['grammar', '--format', 'llama.cpp']).stdout);
     expect(lazy.grammar_lazy).toBe(true);
     expect(lazy.grammar_triggers).toEqual([{ type: 2, value: '(?:^|\\n)[ \\t]*(<tool>)' }]);
-    expect(lazy.grammar).toMatch(/^root ::= call /);
+    // llama.cpp hands the grammar the trigger's whole match: the newline and blanks too.
+    expect(lazy.grammar).toMatch(/^root ::= \("\\n"\? \[ \\t\]\*\) \(call /);
     const required = JSON.parse(
       tagcall(['grammar', '--format', 'llama.cpp', '--calls-only']).stdout,
     );
@@ -116,5 +117,26 @@ describe('tagcall parse', () => {
     expect(response_format.format.tags[0].content.grammar).toContain(
       '<tool_name>read_file</tool_name>',
     );
+  });
+
+  it("tagcall grammar --dialect prints a grammar in the family's own format; a wrong one is refused", () => {
+    const qwen = tagcall(['grammar', '--dialect', 'qwen3-coder', '--calls-only']);
+    expect(qwen.code).toBe(0);
+    expect(qwen.stdout).toContain('<tool_call>\\n<function=read_file>\\n');
+    expect(qwen.stdout).toContain('<parameter=path>\\n');
+    const lazy = JSON.parse(
+      tagcall(['grammar', '--dialect', 'mistral', '--format', 'llama.cpp']).stdout,
+    );
+    expect(lazy.grammar_lazy).toBe(true);
+    expect(lazy.grammar_triggers).toEqual([{ type: 1, value: '[TOOL_CALLS]' }]);
+    expect(lazy.grammar).toContain('[TOOL_CALLS]read_file[ARGS]');
+    const lark = tagcall(['grammar', '--dialect', 'hermes', '--format', 'lark']);
+    expect(lark.stdout).toContain('"name\\": \\"read_file\\"');
+    const unknown = tagcall(['grammar', '--dialect', 'qwen4']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--dialect must be one of .*qwen3-coder/);
+    const xgrammar = tagcall(['grammar', '--dialect', 'glm', '--format', 'xgrammar']);
+    expect(xgrammar.code).toBe(2);
+    expect(xgrammar.stderr).toMatch(/<tool> protocol only; for --dialect glm use --format lark/);
   });
 });

@@ -11,7 +11,14 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../src/server/index.js';
 import { validateArguments } from '../src/tools/validate-arguments.js';
-import type { JsonSchema } from './support/all.js';
+import {
+  buildDialectGrammar,
+  type Dialect,
+  dialectOpenings,
+  type JsonSchema,
+  type ToolLike,
+} from './support/all.js';
+import { dialectVocabulary } from './support/dialect-vocabulary.js';
 import {
   createGrammarSampler,
   type GrammarSampler,
@@ -32,170 +39,191 @@ interface UpstreamBody {
   grammar_triggers?: Trigger[];
 }
 
-describe.skipIf(!samplerInstalled)('grammars through the proxy, sampled by llama.cpp', () => {
-  let sampler: GrammarSampler;
-  let seed = 0;
-  const grammars: string[] = [];
-  let upstream: { origin: string; close: () => Promise<void> };
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+const TOOLS = [
+  ...SCHEMA_SETS.scalars,
+  {
+    name: 'task_completion',
+    inputSchema: {
+      type: 'object',
+      properties: { result: { type: 'string' } },
+      required: ['result'],
+    } as JsonSchema,
+  },
+];
+const LISTED: ToolLike[] = TOOLS.map((t) => ({ serverName: 'local', ...t }));
 
-  async function answer(request: IncomingMessage, response: ServerResponse) {
-    let raw = '';
-    for await (const part of request) raw += part;
-    const body = JSON.parse(raw) as UpstreamBody;
-    if (body.grammar !== undefined) grammars.push(body.grammar);
-    const prompt = body.messages
-      .map((m) => `${m.role}: ${m.content ?? ''}`)
-      .join('\n')
-      .slice(-2000);
-    const sample = await sampler.sample({
-      grammar: body.grammar ?? 'root ::= [^\\x00]*',
-      triggers: body.grammar_lazy === true ? body.grammar_triggers : undefined,
-      prompt: `${prompt}\nassistant:`,
-      seed: seed++,
-      maxTokens: 600,
-    });
-    const finish = sample.ended ? 'stop' : 'length';
-    if (body.stream === true) {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (let i = 0; i < sample.text.length; i += 7)
-        response.write(
-          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: sample.text.slice(i, i + 7) } }] })}\n\n`,
-        );
-      response.write(
-        `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
-      );
-      response.end('data: [DONE]\n\n');
-    } else {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: sample.text },
-              finish_reason: finish,
-            },
-          ],
-        }),
-      );
-    }
-  }
+/** The tiny model's vocabulary for replies in `dialect`: its tokens, tags and the tools' names. */
+function vocabularyFor(dialect: Dialect) {
+  if (dialect === 'tagcall') return tagcallVocabulary();
+  const grammars = [
+    buildDialectGrammar(dialect, LISTED, { allowText: false }),
+    buildDialectGrammar(dialect, LISTED, { scope: 'trigger' }),
+  ];
+  return dialectVocabulary(grammars, dialectOpenings(dialect, LISTED));
+}
 
-  beforeAll(async () => {
-    sampler = await createGrammarSampler(tagcallVocabulary(), 27);
-    upstream = await listenLocal((req, res) => {
-      answer(req, res).catch((error: Error) => {
-        res.writeHead(500).end(error.message);
+// The `<tool>` protocol, and families in their own formats (`serve --dialect D --grammar llama.cpp`).
+describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes', 'gpt-oss'] as const)(
+  'grammars through the proxy, sampled by llama.cpp: %s',
+  (dialect) => {
+    let sampler: GrammarSampler;
+    let seed = 0;
+    const grammars: string[] = [];
+    let upstream: { origin: string; close: () => Promise<void> };
+    let proxy: Awaited<ReturnType<typeof startProxy>>;
+
+    async function answer(request: IncomingMessage, response: ServerResponse) {
+      let raw = '';
+      for await (const part of request) raw += part;
+      const body = JSON.parse(raw) as UpstreamBody;
+      if (body.grammar !== undefined) grammars.push(body.grammar);
+      const prompt = body.messages
+        .map((m) => `${m.role}: ${m.content ?? ''}`)
+        .join('\n')
+        .slice(-2000);
+      const sample = await sampler.sample({
+        grammar: body.grammar ?? 'root ::= [^\\x00]*',
+        triggers: body.grammar_lazy === true ? body.grammar_triggers : undefined,
+        prompt: `${prompt}\nassistant:`,
+        seed: seed++,
+        maxTokens: 600,
       });
-    });
-    proxy = await startProxy({ upstream: `${upstream.origin}/v1`, grammar: 'llama.cpp' });
-  }, 60_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await upstream?.close();
-    await sampler?.dispose();
-  });
-
-  it('every reply is a schema-valid call or a plain answer; the loop ends by turns or task_completion', async () => {
-    const tools = [
-      ...SCHEMA_SETS.scalars,
-      {
-        name: 'task_completion',
-        inputSchema: {
-          type: 'object',
-          properties: { result: { type: 'string' } },
-          required: ['result'],
-        } as JsonSchema,
-      },
-    ];
-    const schemas = new Map(tools.map((t) => [t.name, t.inputSchema]));
-    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
-    let calls = 0;
-    let answers = 0;
-    const endings: string[] = [];
-    for (let c = 0; c < CONVERSATIONS; c++) {
-      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-        { role: 'user', content: `Task ${c}: edit the notes, then finish.` },
-      ];
-      let ending = 'turns';
-      for (let turn = 0; turn < TURNS && ending === 'turns'; turn++) {
-        const stream = turn % 2 === 0;
-        const request = {
-          model: 'tiny',
-          messages,
-          tools: tools.map((t) => ({
-            type: 'function' as const,
-            function: { name: t.name, parameters: t.inputSchema as Record<string, unknown> },
-          })),
-        };
-        let message: {
-          content: string | null;
-          tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-        };
-        let finish: string | null;
-        if (stream) {
-          const chunks = await client.chat.completions.create({ ...request, stream: true });
-          let content = '';
-          const byIndex = new Map<
-            number,
-            { id: string; function: { name: string; arguments: string } }
-          >();
-          finish = null;
-          for await (const chunk of chunks) {
-            const choice = chunk.choices[0];
-            if (choice === undefined) continue;
-            content += choice.delta.content ?? '';
-            for (const d of choice.delta.tool_calls ?? []) {
-              const call = byIndex.get(d.index) ?? {
-                id: '',
-                function: { name: '', arguments: '' },
-              };
-              call.id ||= d.id ?? '';
-              call.function.name += d.function?.name ?? '';
-              call.function.arguments += d.function?.arguments ?? '';
-              byIndex.set(d.index, call);
-            }
-            finish = choice.finish_reason ?? finish;
-          }
-          message = { content, tool_calls: byIndex.size > 0 ? [...byIndex.values()] : undefined };
-        } else {
-          const completion = await client.chat.completions.create(request);
-          const choice = completion.choices[0];
-          finish = choice.finish_reason;
-          message = {
-            content: choice.message.content,
-            tool_calls: choice.message.tool_calls?.flatMap((t) =>
-              t.type === 'function' ? [t] : [],
-            ),
-          };
-        }
-        expect(['stop', 'tool_calls', 'length']).toContain(finish);
-        if (message.tool_calls === undefined || message.tool_calls.length === 0) {
-          answers++;
-          ending = finish === 'length' ? 'cut' : 'answer';
-          break;
-        }
-        expect(finish).toBe('tool_calls');
-        messages.push({
-          role: 'assistant',
-          content: message.content,
-          tool_calls: message.tool_calls.map((t) => ({ ...t, type: 'function' as const })),
-        });
-        for (const call of message.tool_calls) {
-          calls++;
-          const schema = schemas.get(call.function.name);
-          expect(schema, call.function.name).toBeDefined();
-          const args = JSON.parse(call.function.arguments);
-          expect(validateArguments(args, schema as JsonSchema), JSON.stringify(args)).toEqual([]);
-          if (call.function.name === 'task_completion') ending = 'task_completion';
-          messages.push({ role: 'tool', tool_call_id: call.id, content: 'ok' });
-        }
+      const finish = sample.ended ? 'stop' : 'length';
+      if (body.stream === true) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let i = 0; i < sample.text.length; i += 7)
+          response.write(
+            `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: sample.text.slice(i, i + 7) } }] })}\n\n`,
+          );
+        response.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+        );
+        response.end('data: [DONE]\n\n');
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: sample.text },
+                finish_reason: finish,
+              },
+            ],
+          }),
+        );
       }
-      endings.push(ending);
     }
-    console.log('calls', calls, 'answers', answers, 'endings', endings.join(' '));
-    expect(grammars.length).toBeGreaterThan(0);
-    expect(calls).toBeGreaterThan(0);
-  }, 240_000);
-});
+
+    beforeAll(async () => {
+      sampler = await createGrammarSampler(vocabularyFor(dialect), 27);
+      upstream = await listenLocal((req, res) => {
+        answer(req, res).catch((error: Error) => {
+          res.writeHead(500).end(error.message);
+        });
+      });
+      proxy = await startProxy({
+        upstream: `${upstream.origin}/v1`,
+        grammar: 'llama.cpp',
+        parser: { dialect },
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await proxy?.close();
+      await upstream?.close();
+      await sampler?.dispose();
+    });
+
+    it('every reply is a schema-valid call or a plain answer; the loop ends by turns or task_completion', async () => {
+      const tools = TOOLS;
+      const schemas = new Map(tools.map((t) => [t.name, t.inputSchema]));
+      const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+      let calls = 0;
+      let answers = 0;
+      const endings: string[] = [];
+      for (let c = 0; c < CONVERSATIONS; c++) {
+        const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+          { role: 'user', content: `Task ${c}: edit the notes, then finish.` },
+        ];
+        let ending = 'turns';
+        for (let turn = 0; turn < TURNS && ending === 'turns'; turn++) {
+          const stream = turn % 2 === 0;
+          const request = {
+            model: 'tiny',
+            messages,
+            tools: tools.map((t) => ({
+              type: 'function' as const,
+              function: { name: t.name, parameters: t.inputSchema as Record<string, unknown> },
+            })),
+          };
+          let message: {
+            content: string | null;
+            tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+          };
+          let finish: string | null;
+          if (stream) {
+            const chunks = await client.chat.completions.create({ ...request, stream: true });
+            let content = '';
+            const byIndex = new Map<
+              number,
+              { id: string; function: { name: string; arguments: string } }
+            >();
+            finish = null;
+            for await (const chunk of chunks) {
+              const choice = chunk.choices[0];
+              if (choice === undefined) continue;
+              content += choice.delta.content ?? '';
+              for (const d of choice.delta.tool_calls ?? []) {
+                const call = byIndex.get(d.index) ?? {
+                  id: '',
+                  function: { name: '', arguments: '' },
+                };
+                call.id ||= d.id ?? '';
+                call.function.name += d.function?.name ?? '';
+                call.function.arguments += d.function?.arguments ?? '';
+                byIndex.set(d.index, call);
+              }
+              finish = choice.finish_reason ?? finish;
+            }
+            message = { content, tool_calls: byIndex.size > 0 ? [...byIndex.values()] : undefined };
+          } else {
+            const completion = await client.chat.completions.create(request);
+            const choice = completion.choices[0];
+            finish = choice.finish_reason;
+            message = {
+              content: choice.message.content,
+              tool_calls: choice.message.tool_calls?.flatMap((t) =>
+                t.type === 'function' ? [t] : [],
+              ),
+            };
+          }
+          expect(['stop', 'tool_calls', 'length']).toContain(finish);
+          if (message.tool_calls === undefined || message.tool_calls.length === 0) {
+            answers++;
+            ending = finish === 'length' ? 'cut' : 'answer';
+            break;
+          }
+          expect(finish).toBe('tool_calls');
+          messages.push({
+            role: 'assistant',
+            content: message.content,
+            tool_calls: message.tool_calls.map((t) => ({ ...t, type: 'function' as const })),
+          });
+          for (const call of message.tool_calls) {
+            calls++;
+            const schema = schemas.get(call.function.name);
+            expect(schema, call.function.name).toBeDefined();
+            const args = JSON.parse(call.function.arguments);
+            expect(validateArguments(args, schema as JsonSchema), JSON.stringify(args)).toEqual([]);
+            if (call.function.name === 'task_completion') ending = 'task_completion';
+            messages.push({ role: 'tool', tool_call_id: call.id, content: 'ok' });
+          }
+        }
+        endings.push(ending);
+      }
+      console.log('calls', calls, 'answers', answers, 'endings', endings.join(' '));
+      expect(grammars.length).toBeGreaterThan(0);
+      expect(calls).toBeGreaterThan(0);
+    }, 240_000);
+  },
+);

@@ -1,11 +1,19 @@
-import { llamaCppGrammarFields, toolCallGrammar, xgrammarStructuralTag } from '../grammar/index.js';
+import {
+  buildDialectGrammar,
+  llamaCppGrammarFields,
+  printGbnf,
+  printLark,
+  toolCallGrammar,
+  xgrammarStructuralTag,
+} from '../grammar/index.js';
+import { DIALECTS, type Dialect } from '../protocol/index.js';
 import {
   createToolbox,
   type ListedTool,
   type McpServerConfig,
   workspaceTools,
 } from '../tools/index.js';
-import { defineCommand, oneOf, positiveInteger } from './command.js';
+import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
 import { readMcpConfig, readToolsJson } from './config-files.js';
 
 export interface GrammarSettings {
@@ -16,6 +24,8 @@ export interface GrammarSettings {
   format: 'gbnf' | 'lark' | 'llama.cpp' | 'xgrammar';
   callsOnly: boolean;
   maxCalls?: number;
+  /** The call format: the `<tool>` protocol (default), or a model family's own. */
+  dialect?: Dialect;
 }
 
 /** The grammar for a tool list: given tools, MCP servers' tools, or the built-in workspace tools. */
@@ -35,8 +45,16 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
     }
   }
   const toolChoice = settings.callsOnly ? 'required' : 'auto';
+  const dialect = settings.dialect ?? 'tagcall';
   if (settings.format === 'llama.cpp')
-    return `${JSON.stringify(llamaCppGrammarFields(tools, { toolChoice, maxCalls: settings.maxCalls }), null, 2)}\n`;
+    return `${JSON.stringify(llamaCppGrammarFields(tools, { toolChoice, maxCalls: settings.maxCalls, dialect }), null, 2)}\n`;
+  if (dialect !== 'tagcall' && settings.format !== 'xgrammar') {
+    const grammar = buildDialectGrammar(dialect, tools, {
+      allowText: !settings.callsOnly,
+      maxCalls: settings.maxCalls,
+    });
+    return settings.format === 'gbnf' ? printGbnf(grammar) : printLark(grammar);
+  }
   if (settings.format === 'xgrammar')
     return `${JSON.stringify({ response_format: xgrammarStructuralTag(tools, { toolChoice }) }, null, 2)}\n`;
   return toolCallGrammar(tools, {
@@ -63,6 +81,9 @@ Options:
                       ({"grammar", "grammar_lazy", "grammar_triggers"});
                       xgrammar: {"response_format": structural tag with trigger <tool>}
                       for vLLM / SGLang
+  --dialect D         calls in a model family's own format (any dialect of tagcall parse but
+                      auto; default tagcall: the <tool> protocol): text first, the calls last;
+                      with llama.cpp, lazy from the family's opening (e.g. <tool_call>)
   --calls-only        no free text: only [thinking] lines and calls (for tool_choice
                       "required": with llama.cpp/xgrammar, a grammar that is not lazy)
   --max-calls N       most calls per reply (default 4)
@@ -78,8 +99,15 @@ export const grammarCommand = defineCommand({
     format: { type: 'string', default: 'gbnf' },
     'calls-only': { type: 'boolean' },
     'max-calls': { type: 'string' },
+    dialect: { type: 'string' },
   },
   async run({ values }, usage) {
+    const dialect = oneOf(values.dialect, DIALECTS, '--dialect', usage);
+    if (dialect !== undefined && dialect !== 'tagcall' && values.format === 'xgrammar')
+      throw new UsageError(
+        `--format xgrammar writes a structural tag for the <tool> protocol only; for --dialect ${dialect} use --format lark, gbnf or llama.cpp`,
+        usage,
+      );
     process.stdout.write(
       await runGrammar({
         toolsFile: values.tools,
@@ -93,6 +121,7 @@ export const grammarCommand = defineCommand({
           ) ?? 'gbnf',
         callsOnly: values['calls-only'] === true,
         maxCalls: positiveInteger(values['max-calls'], '--max-calls', usage),
+        dialect,
       }),
     );
     return 0;

@@ -36,7 +36,8 @@ Options:
   --port N              default 4000 (0: any free port)
   --host ADDR           default ${PROXY_DEFAULTS.host}
   --model-map A=B       serve model A as upstream model B (repeatable)
-  --grammar llama.cpp   send a generated grammar with tool requests (lazy for tool_choice auto)
+  --grammar llama.cpp   send a generated grammar with tool requests, for calls in --dialect's
+                        format (lazy for tool_choice auto: from the format's opening on)
   --dialect D           the call format the model is taught, its earlier calls are written in and
                         its replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>)
@@ -82,12 +83,6 @@ export const serveCommand = defineCommand({
     }
     const dialect = oneOf(values.dialect, [...DIALECTS, 'auto'] as const, '--dialect', usage);
     const grammar = oneOf(values.grammar, ['llama.cpp'] as const, '--grammar', usage);
-    // The grammar admits only `<tool>` calls: a model taught another format could not write it.
-    if (grammar !== undefined && dialect !== undefined && dialect !== 'tagcall')
-      throw new UsageError(
-        `--grammar ${grammar} constrains replies to the <tool> protocol; it does not go with --dialect ${dialect}`,
-        usage,
-      );
     return runServe({
       upstream,
       port: port(values.port, '--port', usage),

@@ -1,3 +1,5 @@
+import type { Dialect } from '../protocol/index.js';
+import { buildDialectGrammar, dialectTriggers } from './dialect-grammar.js';
 import { printGbnf } from './print-gbnf.js';
 import { buildToolGrammar, type ToolGrammarOptions, type ToolLike } from './tool-grammar.js';
 import { type GrammarTrigger, lineStartTrigger } from './triggers.js';
@@ -16,6 +18,8 @@ export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCall
    * once it writes `<tool>`. `required`: the reply is calls only (thinking lines allowed).
    */
   toolChoice?: 'auto' | 'required';
+  /** The call format to constrain replies to: the `<tool>` protocol (default), or a family's own. */
+  dialect?: Dialect;
 }
 
 /**
@@ -29,6 +33,20 @@ export function llamaCppGrammarFields(
   options: DecoderGrammarOptions = {},
 ): LlamaCppGrammarFields {
   const lazy = (options.toolChoice ?? 'auto') === 'auto';
+  const dialect = options.dialect ?? 'tagcall';
+  if (dialect !== 'tagcall') {
+    // A family's calls open with its own token: the grammar engages there (a word trigger).
+    const grammar = buildDialectGrammar(dialect, tools, {
+      maxCalls: options.maxCalls,
+      allowText: lazy,
+      scope: lazy ? 'trigger' : 'reply',
+    });
+    return {
+      grammar: printGbnf(grammar),
+      grammar_lazy: lazy,
+      grammar_triggers: lazy ? dialectTriggers(dialect, tools) : [],
+    };
+  }
   const grammar = buildToolGrammar(tools, {
     maxCalls: options.maxCalls,
     allowText: lazy,

@@ -1,5 +1,7 @@
 import type { JsonValue } from '../protocol/index.js';
 import type { JsonSchema } from '../tools/index.js';
+import { freeText } from './free-text.js';
+import { type Member, orderedMembers } from './members.js';
 import { alt, chars, type Expr, lit, mark, opt, rep, seq, star } from './model.js';
 import type { Rules } from './rules.js';
 import { fixedValues, integerExpr, numberExpr, typesOf } from './schema-types.js';
@@ -26,6 +28,8 @@ export interface ObjectFrame {
 const hex = chars('0-9a-fA-F');
 const gap = rep(chars(' \n'), 0, 2);
 const GEMMA_QUOTE = '<|"|>';
+/** Gemma 4's tokens that end a string or a call wherever they stand. */
+const GEMMA_TOKENS = [GEMMA_QUOTE, '<tool_call|>', '<|tool_call>'];
 
 /** A string as JSON writes it, `\u` escapes for the characters its surroundings forbid. */
 function jsonString(text: string, forbid: string): string {
@@ -50,11 +54,16 @@ export function literalValues(rules: Rules, style: LiteralStyle) {
 
   const stringLiteral = (): Expr => {
     if (syntax === 'gemma') {
-      // Anything but the closing token: after `<|"|` no `>`, and no `<` that could begin it.
+      // Anything but the string's closing token and the call's tokens (which end the call
+      // wherever they stand), and the characters `forbid` names.
       return rules.once('gemma-string', () =>
         seq(
           lit(GEMMA_QUOTE),
-          star(alt(chars(`<${forbid}`, true), seq(lit('<'), chars(`|${forbid}`, true)))),
+          freeText(
+            rules,
+            { anywhere: [...GEMMA_TOKENS, ...Array.from(forbid)], lineStart: [] },
+            'gemma-text',
+          ).midLine,
           lit(GEMMA_QUOTE),
         ),
       );
@@ -149,7 +158,7 @@ export function literalValues(rules: Rules, style: LiteralStyle) {
    */
   function objectOf(schema: JsonSchema, context: string, frame: ObjectFrame = braces): Expr {
     const required = new Set(schema.required ?? []);
-    const members: Array<{ expr: Expr; required: boolean }> = [];
+    const members: Member[] = [];
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       const key = frame.key(name);
       if (key === undefined) continue;
@@ -157,25 +166,15 @@ export function literalValues(rules: Rules, style: LiteralStyle) {
       const member = mark({ type: 'key', key: name }, seq(lit(key.trimEnd()), gap, value));
       members.push({ expr: member, required: required.has(name) });
     }
-    // From member i on, each written after a comma; and from member i on, the first present.
-    const comma = seq(gap, lit(frame.comma.trim()), gap);
-    const tails: Expr[] = [];
-    tails[members.length] = lit('');
-    for (let i = members.length - 1; i >= 0; i--) {
-      const written = seq(comma, members[i].expr);
-      tails[i] = rules.define(
-        `${context}-after-${i}`,
-        seq(members[i].required ? written : opt(written), tails[i + 1]),
-      );
-    }
-    let heads: Expr = lit('');
-    for (let i = members.length - 1; i >= 0; i--) {
-      const first = seq(members[i].expr, tails[i + 1]);
-      heads = members[i].required ? first : alt(first, heads);
-    }
     return mark(
       { type: 'object' },
-      seq(lit(frame.open), gap, rules.define(`${context}-members`, heads), gap, lit(frame.close)),
+      seq(
+        lit(frame.open),
+        gap,
+        orderedMembers(rules, context, members, seq(gap, lit(frame.comma.trim()), gap)),
+        gap,
+        lit(frame.close),
+      ),
     );
   }
 

@@ -7,6 +7,12 @@ function classChar(code: number): string {
   if (code === 0x0a) return '\\n';
   if (code === 0x0d) return '\\r';
   if (code === 0x09) return '\\t';
+  // Other control characters (and the line and paragraph separators) as escapes: written
+  // raw, they would stand in the grammar file as they are.
+  if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
+    return code < 0x100
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
   const c = String.fromCodePoint(code);
   return /[\]\\^\-[/]/.test(c) ? `\\${c}` : c;
 }

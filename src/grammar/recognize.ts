@@ -22,8 +22,33 @@ function createMatcher(grammar: Grammar, points: number[]) {
     return expr;
   };
 
+  /**
+   * Rules of a finite automaton (free text: see free-text.ts): each alternative is the empty
+   * text or one character class and a rule of the automaton. Its ends are found by running it
+   * forward, without recursion, however long the text.
+   */
+  const automaton = automatonRules(grammar);
+  const inClass = (expr: Extract<Expr, { kind: 'class' }>, c: number | undefined) =>
+    c !== undefined && expr.ranges.some(([a, b]) => c >= a && c <= b) !== expr.negated;
+
+  function runAutomaton(start: string, at: number): Set<number> {
+    const out = new Set<number>();
+    let states = new Set([start]);
+    for (let p = at; states.size > 0; p++) {
+      const next = new Set<string>();
+      for (const state of states)
+        for (const step of automaton.get(state) as AutomatonStep[]) {
+          if (step === null) out.add(p);
+          else if (inClass(step.on, points[p])) next.add(step.to);
+        }
+      states = next;
+    }
+    return out.size === 0 ? none : out;
+  }
+
   /** Where `expr` can end when it starts at `at`. */
   function ends(expr: Expr, at: number): Set<number> {
+    if (expr.kind === 'ref' && automaton.has(expr.name)) return runAutomaton(expr.name, at);
     if (expr.kind === 'lit') {
       const want = Array.from(expr.text, (c) => c.codePointAt(0) as number);
       for (let k = 0; k < want.length; k++) if (points[at + k] !== want[k]) return none;
@@ -106,6 +131,8 @@ function createMatcher(grammar: Grammar, points: number[]) {
 
   /** One derivation of `expr` from `at` to `end` (which `ends` allows): its marked parts. */
   function derive(expr: Expr, at: number, end: number, out: MarkedSpan[]): void {
+    // An automaton's text holds no marks: nothing to descend into.
+    if (expr.kind === 'ref' && automaton.has(expr.name)) return;
     switch (expr.kind) {
       case 'lit':
       case 'class':
@@ -116,7 +143,7 @@ function createMatcher(grammar: Grammar, points: number[]) {
       case 'mark': {
         const span: MarkedSpan = {
           mark: expr.mark,
-          text: String.fromCodePoint(...points.slice(at, end)),
+          text: textOf(points, at, end),
           children: [],
         };
         derive(expr.item, at, end, span.children);
@@ -160,6 +187,51 @@ function createMatcher(grammar: Grammar, points: number[]) {
   }
 
   return { ends, derive };
+}
+
+/** The text of code points `at` to `end` (a spread of a long slice would overflow the stack). */
+function textOf(points: readonly number[], at: number, end: number): string {
+  let out = '';
+  for (let i = at; i < end; i += 4096)
+    out += String.fromCodePoint(...points.slice(i, Math.min(end, i + 4096)));
+  return out;
+}
+
+/** One way on from an automaton's state: a character class to the next state, or the end (null). */
+type AutomatonStep = { on: Extract<Expr, { kind: 'class' }>; to: string } | null;
+
+/**
+ * The rules that are states of a finite automaton: alternatives of the empty text and of a
+ * class followed by a reference to another such rule, and nothing else (a fixpoint: a rule
+ * whose steps lead out of the automaton is not one).
+ */
+function automatonRules(grammar: Grammar): Map<string, AutomatonStep[]> {
+  const candidates = new Map<string, AutomatonStep[]>();
+  for (const [name, expr] of grammar.rules) {
+    const items = expr.kind === 'alt' ? expr.items : [expr];
+    const steps: AutomatonStep[] = [];
+    for (const item of items) {
+      if (item.kind === 'lit' && item.text === '') steps.push(null);
+      else if (
+        item.kind === 'seq' &&
+        item.items.length === 2 &&
+        item.items[0].kind === 'class' &&
+        item.items[1].kind === 'ref'
+      )
+        steps.push({ on: item.items[0], to: item.items[1].name });
+      else break;
+    }
+    if (steps.length === items.length) candidates.set(name, steps);
+  }
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, steps] of candidates)
+      if (steps.some((step) => step !== null && !candidates.has(step.to))) {
+        candidates.delete(name);
+        changed = true;
+      }
+  }
+  return candidates;
 }
 
 /** Whether `text` is in the language of `grammar` (the whole text, from the root rule). */

@@ -1,5 +1,5 @@
 import { freeText, type TextLimits } from './free-text.js';
-import { type Expr, lit, rep, seq } from './model.js';
+import { chars, type Expr, lit, opt, rep, seq, star } from './model.js';
 import type { Rules } from './rules.js';
 
 /** What the reply grammar is made of: one call, and what may stand around calls. */
@@ -31,16 +31,22 @@ export interface ReplyOptions {
 export function replyRoot(rules: Rules, parts: ReplyParts, options: ReplyOptions): Expr {
   const { call, callAtLineStart } = parts;
   const n = options.maxCalls;
+  // llama.cpp hands a lazy grammar the whole match of a line-start trigger: the newline and
+  // blanks before the opening too.
+  const triggered = callAtLineStart ? lineStartLead() : lit('');
   if (!options.allowText) {
     const calls = seq(call, rep(seq(parts.between, call), 0, Math.max(0, n - 1)), parts.trailing);
-    return options.scope === 'trigger' ? calls : seq(parts.lead, calls);
+    return options.scope === 'trigger' ? seq(triggered, calls) : seq(parts.lead, calls);
   }
   const text = freeText(rules, parts.text, 'free-text');
   const opening = callAtLineStart ? lit('\n') : lit('');
   const more = (count: number) => rep(seq(opening, call, text.midLine), 0, count);
   const startsWithCall = seq(call, text.midLine, more(n - 1));
-  if (options.scope === 'trigger') return startsWithCall;
+  if (options.scope === 'trigger') return seq(triggered, startsWithCall);
   return callAtLineStart
     ? { kind: 'alt', items: [startsWithCall, seq(text.lineStart, more(n))] }
     : seq(text.lineStart, more(n));
 }
+
+/** What a line-start trigger's match holds before the opening: a newline, then blanks. */
+export const lineStartLead = (): Expr => seq(opt(lit('\n')), star(chars(' \t')));

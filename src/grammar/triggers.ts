@@ -16,7 +16,9 @@ const regexLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
 
 /**
  * A trigger for calls that open at a line start (`<tool>`): a pattern searched in the text so
- * far, `(?:^|\n)[ \t]*(<tool>)`, the grammar applying from the opening. A word trigger would
+ * far, `(?:^|\n)[ \t]*(<tool>)`. llama.cpp joins every word and pattern trigger into one
+ * regex, `^[\s\S]*?(…|…)[\s\S]*`, whose group is the whole match: the grammar applies from
+ * the newline before the opening, and begins with it (`lineStartLead`). A word trigger would
  * also fire on `<tool>` in the middle of a line, where the parser reads no call.
  *
  * It does not leave out a line-start opening inside a code fence or a thinking block (where

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../protocol/index.js';
 import type { JsonSchema } from '../tools/index.js';
+import { BLANKS } from './free-text.js';
 import { literalValues } from './literal-values.js';
 import { alt, chars, type Expr, lit, mark, opt, plus, seq, star } from './model.js';
 import type { Rules } from './rules.js';
@@ -9,9 +10,6 @@ import { fixedValues, GrammarError, integerExpr, numberExpr, typesOf } from './s
 export const isElementName = (name: string): boolean =>
   /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]{0,255}$/u.test(name) &&
   name.length <= 256;
-
-/** What JavaScript's `trim` removes: a value of only these reads as empty. */
-const BLANKS = '\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
 
 const escapeText = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

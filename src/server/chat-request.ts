@@ -169,7 +169,10 @@ export interface PlanOptions {
    * replies are read in). Default and `auto`: the `<tool>` protocol.
    */
   dialect?: Dialect | 'auto';
-  /** Add llama.cpp grammar fields so the upstream can only write valid calls. */
+  /**
+   * Add llama.cpp grammar fields so the upstream can only write valid calls, in the format of
+   * `dialect` (the `<tool>` protocol for `auto`).
+   */
   grammar?: 'llama.cpp';
 }
 
@@ -244,6 +247,7 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
       llamaCppGrammarFields(listed, {
         toolChoice: choice === 'required' || named !== undefined ? 'required' : 'auto',
         maxCalls: parallel === false ? 1 : undefined,
+        dialect,
       }),
     );
   return { body, tools: offered };

@@ -2,8 +2,8 @@
 // random-weight model of tiny-gguf.ts and samples under a GBNF grammar, exploring it the way a
 // model would. llama.cpp's lazy grammars (free text until a trigger, then the grammar) are
 // emulated: node-llama-cpp has no triggers, so the text is sampled freely until the trigger
-// matches as llama.cpp matches it, then cut where llama.cpp's grammar would begin and sampled
-// on under the grammar.
+// matches as llama.cpp matches it; the text from the match on is fed to the grammar as written
+// and the model goes on under the grammar.
 import { createRequire } from 'node:module';
 import type { Token } from 'node-llama-cpp';
 import { type TinyVocabulary, writeTinyGguf } from './tiny-gguf.js';
@@ -26,26 +26,33 @@ export interface Trigger {
 }
 
 /**
- * Where llama.cpp's lazy grammar begins in `text`, or -1 while no trigger matches: a word or
- * pattern is searched anywhere, a full pattern must match the whole text (anchored); the
- * grammar takes the text from the first capture group that matched something, else from the
- * match's start (llama_grammar_trigger_pattern::find).
+ * Where llama.cpp's lazy grammar begins in `text`, or -1 while no trigger matches, as its
+ * common sampler does it: words (escaped) and patterns join into one regex,
+ * `^[\s\S]*?(w1|w2|p1)[\s\S]*`, matched against the whole text so far (the earliest
+ * opening wins); each full pattern is matched against the whole text too. The grammar takes
+ * the text from the first capture group that matched something (llama_grammar_accept_impl):
+ * for the joined regex that is the whole word or pattern match, not a group inside a pattern.
  */
 export function triggerStart(text: string, triggers: readonly Trigger[]): number {
+  const anywhere: string[] = [];
+  const full: string[] = [];
   for (const trigger of triggers) {
-    let source = trigger.value;
-    if (trigger.type === 1) source = source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    else if (trigger.type === 3)
-      source = `${source.startsWith('^') ? '' : '^'}${source}${source.endsWith('$') ? '' : '$'}`;
-    else if (trigger.type !== 2) throw new Error(`trigger type ${trigger.type} is not emulated`);
-    const match = new RegExp(source, 'd').exec(text);
+    if (trigger.type === 1) anywhere.push(trigger.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    else if (trigger.type === 2) anywhere.push(trigger.value);
+    else if (trigger.type === 3) full.push(trigger.value);
+    else throw new Error(`trigger type ${trigger.type} is not emulated`);
+  }
+  const patterns = [...full];
+  if (anywhere.length > 0) patterns.push(`^[\\s\\S]*?(${anywhere.join('|')})[\\s\\S]*`);
+  for (const source of patterns) {
+    const match = new RegExp(`^(?:${source})$`, 'd').exec(text);
     if (match === null) continue;
     const groups = match.indices ?? [];
     for (let i = 1; i < groups.length; i++) {
       const span = groups[i];
       if (span !== undefined && span[1] > span[0]) return span[0];
     }
-    return match.index;
+    return 0;
   }
   return -1;
 }
@@ -70,6 +77,11 @@ export interface Sample {
   tokens: number;
 }
 
+/** The part of node-llama-cpp's native bindings that feeds a token to a grammar state. */
+interface AddonBindings {
+  AddonSampler: { acceptGrammarEvaluationStateToken(state: unknown, token: Token): void };
+}
+
 /** Loads the tiny model for `vocabulary` and samples replies from it under grammars. */
 export async function createGrammarSampler(vocabulary: TinyVocabulary, seed: number) {
   const { getLlama, LlamaGrammarEvaluationState } = await import('node-llama-cpp');
@@ -88,21 +100,42 @@ export async function createGrammarSampler(vocabulary: TinyVocabulary, seed: num
   const grammars = new Map<string, Awaited<ReturnType<typeof llama.createGrammar>>>();
   const text = (tokens: Token[]) => model.detokenize(tokens, true);
 
+  type GrammarState = InstanceType<typeof LlamaGrammarEvaluationState>;
+  async function grammarState(grammar: string): Promise<GrammarState> {
+    let compiled = grammars.get(grammar);
+    if (compiled === undefined) {
+      compiled = await llama.createGrammar({ grammar });
+      grammars.set(grammar, compiled);
+    }
+    return new LlamaGrammarEvaluationState({ model, grammar: compiled });
+  }
+
+  /**
+   * Feeds text the model already wrote to a grammar, as llama.cpp does with a lazy grammar's
+   * trigger text. node-llama-cpp has no public call for it: this is the call its own
+   * evaluator makes for each sampled token (pinned by package-lock.json); a text the grammar
+   * rejects throws, as llama.cpp's server fails the request.
+   */
+  const bindings = (llama as unknown as { _bindings: AddonBindings })._bindings;
+  function acceptText(state: GrammarState, written: string): void {
+    const inner = (state as unknown as { _state: unknown })._state;
+    const tokens = model.tokenize(written, true);
+    for (const token of tokens)
+      try {
+        bindings.AddonSampler.acceptGrammarEvaluationStateToken(inner, token);
+      } catch (error) {
+        throw new Error(
+          `the grammar rejects its trigger text ${JSON.stringify(written)} (tokens ${JSON.stringify(tokens.map((t) => model.detokenize([t], true)))}): ${String(error)}`,
+        );
+      }
+  }
+
   async function generate(
     input: Token[],
     request: SampleRequest,
-    grammar: string | undefined,
+    state: GrammarState | undefined,
     stop: (tokens: Token[]) => boolean,
   ): Promise<{ tokens: Token[]; ended: boolean }> {
-    let state: InstanceType<typeof LlamaGrammarEvaluationState> | undefined;
-    if (grammar !== undefined) {
-      let compiled = grammars.get(grammar);
-      if (compiled === undefined) {
-        compiled = await llama.createGrammar({ grammar });
-        grammars.set(grammar, compiled);
-      }
-      state = new LlamaGrammarEvaluationState({ model, grammar: compiled });
-    }
     await sequence.clearHistory();
     const out: Token[] = [];
     for await (const token of sequence.evaluate(input, {
@@ -131,7 +164,8 @@ export async function createGrammarSampler(vocabulary: TinyVocabulary, seed: num
     async sample(request: SampleRequest): Promise<Sample> {
       const prompt = [model.tokens.bos as Token, ...model.tokenize(request.prompt, false)];
       if (request.triggers === undefined) {
-        const { tokens, ended } = await generate(prompt, request, request.grammar, () => false);
+        const state = await grammarState(request.grammar);
+        const { tokens, ended } = await generate(prompt, request, state, () => false);
         return { text: text(tokens), grammarFrom: 0, ended, tokens: tokens.length };
       }
       const triggers = request.triggers;
@@ -145,15 +179,18 @@ export async function createGrammarSampler(vocabulary: TinyVocabulary, seed: num
       const from = triggerStart(freeText, triggers);
       if (from === -1)
         return { text: freeText, grammarFrom: -1, ended: free.ended, tokens: free.tokens.length };
-      const before = freeText.slice(0, from);
+      // The text from the trigger on was written before the grammar engaged: it goes through
+      // the grammar as written, and the model goes on under the grammar.
+      const state = await grammarState(request.grammar);
+      acceptText(state, freeText.slice(from));
       const rest = await generate(
-        [...prompt, ...model.tokenize(before, false)],
+        [...prompt, ...free.tokens],
         { ...request, maxTokens: Math.max(1, request.maxTokens - free.tokens.length) },
-        request.grammar,
+        state,
         () => false,
       );
       return {
-        text: before + text(rest.tokens),
+        text: freeText + text(rest.tokens),
         grammarFrom: from,
         ended: rest.ended,
         tokens: free.tokens.length + rest.tokens.length,

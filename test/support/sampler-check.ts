@@ -4,6 +4,7 @@
 
 import { seededRandom } from '../../bench/corpus.js';
 import {
+  blockReaders,
   createParser,
   createToolbox,
   type Dialect,
@@ -136,4 +137,33 @@ export async function checkSample(
   }
   await toolbox.close();
   return { problems: [...new Set(problems)], expected };
+}
+
+/**
+ * Whether the free text a lazy grammar left to the model (before its trigger) is plain text
+ * for the parser: no call, thinking, warning or error of its own, no fence opened in it, and
+ * none of the family's openings (one at its end may open a call with what the grammar writes
+ * after it: `<ping>` then `\n<edit>` is a Cline call of `ping`).
+ * llama.cpp does not constrain that text, so what it holds is the model's, not the grammar's:
+ * a sample whose free text is not plain is no test of the grammar.
+ */
+export function plainFreeText(
+  prefix: string,
+  dialect: Dialect | undefined,
+  tools: readonly SchemaTool[],
+): boolean {
+  const options: ParseOptions = dialect === undefined ? {} : { dialect };
+  if (dialect === 'cline') options.toolNames = tools.map((t) => t.name);
+  const alone = parse(prefix, options);
+  const openings = blockReaders(dialect ?? 'tagcall', options.toolNames ?? [])
+    .map((r) => r.open)
+    .filter((open) => open !== '');
+  return (
+    !openings.some((open) => prefix.includes(open)) &&
+    alone.calls.length === 0 &&
+    alone.thinking.length === 0 &&
+    alone.warnings.length === 0 &&
+    alone.errors.length === 0 &&
+    !/(?:^|\n)[ \t]*(?:```|~~~)/.test(prefix)
+  );
 }

@@ -1,0 +1,189 @@
+import { blockReaders } from '../protocol/dialects/index.js';
+import type { Dialect } from '../protocol/index.js';
+import type { JsonSchema } from '../tools/index.js';
+import { type ArgumentsForm, DIALECT_FORMS, type DialectForm } from './dialect-forms.js';
+import { freeText, type TextLimits } from './free-text.js';
+import { literalValues, type ObjectFrame } from './literal-values.js';
+import { type Member, orderedMembers } from './members.js';
+import { alt, chars, type Expr, type Grammar, lit, mark, opt, rep, seq, star } from './model.js';
+import { lineStartLead } from './reply.js';
+import { createRules, type Rules } from './rules.js';
+import { GrammarError } from './schema-types.js';
+import { textValues } from './text-values.js';
+import { TAGCALL_TEXT, type ToolLike } from './tool-grammar.js';
+import { type GrammarTrigger, lineStartTrigger, TriggerType } from './triggers.js';
+
+/** The families a grammar can be written for: every dialect but the `<tool>` protocol's own. */
+export type GrammarDialect = Exclude<Dialect, 'tagcall'>;
+
+export interface DialectGrammarOptions {
+  /** Free text before the calls. Default true; false: calls only. */
+  allowText?: boolean;
+  /** Most calls in one reply. Default 4 (1 for the families whose reply holds one). */
+  maxCalls?: number;
+  /** `reply` (default): the whole reply; `trigger`: from a lazy grammar's trigger on. */
+  scope?: 'reply' | 'trigger';
+}
+
+const PYTHON_WORDS = new Set(['True', 'False', 'None', 'true', 'false', 'null']);
+const isBareKey = (key: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !PYTHON_WORDS.has(key);
+
+const pythonFrame: ObjectFrame = {
+  open: '(',
+  close: ')',
+  key: (name) => (isBareKey(name) ? `${name}=` : undefined),
+  comma: ', ',
+};
+const gemmaFrame: ObjectFrame = {
+  open: '{',
+  close: '}',
+  key: (name) => (isBareKey(name) ? `${name}:` : undefined),
+  comma: ',',
+};
+
+/** A required property the form cannot name is refused; an optional one is left out. */
+function refuseUnnamed(
+  schema: JsonSchema,
+  context: string,
+  dialect: string,
+  canName: (key: string) => boolean,
+): void {
+  for (const key of schema.required ?? [])
+    if (schema.properties?.[key] !== undefined && !canName(key))
+      throw new GrammarError(
+        `${context}: ${dialect} cannot write the required property ${JSON.stringify(key)} as an argument name`,
+      );
+}
+
+/** The arguments of one call, as the family writes them, marked as an object. */
+function argumentsOf(
+  rules: Rules,
+  form: ArgumentsForm,
+  dialect: string,
+  toolNames: readonly string[],
+): (schema: JsonSchema, context: string) => Expr {
+  if (form.kind === 'text') {
+    const values = textValues(rules);
+    return (schema, context) => {
+      refuseUnnamed(schema, context, dialect, (key) => form.open(key) !== undefined);
+      const required = new Set(schema.required ?? []);
+      const members: Member[] = [];
+      for (const [key, sub] of Object.entries(schema.properties ?? {})) {
+        const open = form.open(key);
+        if (open === undefined) continue;
+        const value = values.valueFor(
+          sub,
+          `${context}-${key}`,
+          form.mode(key),
+          form.forbid(key, toolNames),
+        );
+        members.push({
+          expr: mark({ type: 'key', key }, seq(lit(open), value, lit(`${form.close(key)}\n`))),
+          required: required.has(key),
+        });
+      }
+      return mark({ type: 'object' }, orderedMembers(rules, context, members, lit('')));
+    };
+  }
+  if (form.kind === 'gemma') {
+    const values = literalValues(rules, { syntax: 'gemma' });
+    return (schema, context) => {
+      refuseUnnamed(schema, context, dialect, isBareKey);
+      return values.objectOf(schema, context, gemmaFrame);
+    };
+  }
+  const values = literalValues(rules, { syntax: form.kind, forbid: form.forbid });
+  if (form.kind === 'python')
+    return (schema, context) => {
+      refuseUnnamed(schema, context, dialect, isBareKey);
+      return values.objectOf(schema, context, pythonFrame);
+    };
+  return (schema, context) => values.objectOf(schema, context);
+}
+
+/**
+ * What free text before a family's calls may not hold: the openings the family's reader
+ * opens a block at (anywhere, or at a line start), thinking tags, fences and a line-start
+ * `[` (as for `<tool>`).
+ */
+function textLimits(dialect: GrammarDialect, toolNames: readonly string[]): TextLimits {
+  const anywhere = new Set(TAGCALL_TEXT.anywhere);
+  const lineStart = new Set(TAGCALL_TEXT.lineStart.filter((w) => w !== '<tool>'));
+  for (const reader of blockReaders(dialect, toolNames)) {
+    if (reader.open === '') continue;
+    if (reader.anywhere === true || reader.midLine !== undefined) anywhere.add(reader.open);
+    else lineStart.add(reader.open);
+  }
+  return { anywhere: [...anywhere], lineStart: [...lineStart] };
+}
+
+function formOf(dialect: GrammarDialect): DialectForm {
+  const form = DIALECT_FORMS[dialect];
+  if (form === undefined)
+    throw new GrammarError(`no grammar for the dialect ${JSON.stringify(dialect)}`);
+  return form;
+}
+
+/**
+ * The grammar of a reply in a model family's own call format that calls only these tools,
+ * with valid arguments: the family's tokens and tags around each call as its chat template
+ * writes them, its argument syntax (JSON, Python keywords, Gemma's, or element text) with the
+ * schema's properties in schema order. The calls come last, after any text (as the templates
+ * and llama.cpp's own grammars put them). Throws a `GrammarError` for what the form cannot
+ * write (a required property it cannot name).
+ */
+export function buildDialectGrammar(
+  dialect: GrammarDialect,
+  tools: readonly ToolLike[],
+  options: DialectGrammarOptions = {},
+): Grammar {
+  const form = formOf(dialect);
+  const rules = createRules();
+  const names = tools.map((t) => t.name);
+  const args = argumentsOf(rules, form.args, dialect, names);
+  const calls = tools.map((tool) => {
+    const [before, after] = form.call(tool.name);
+    return mark(
+      { type: 'call', serverName: 'local', toolName: tool.name },
+      rules.define(
+        `call-${tool.name}`,
+        seq(lit(before), args(tool.inputSchema, tool.name), lit(after)),
+      ),
+    );
+  });
+  const call = rules.define('call', alt(...calls));
+  const most = Math.min(options.maxCalls ?? 4, form.maxCalls ?? Number.POSITIVE_INFINITY);
+  const block = rules.define(
+    'calls',
+    seq(
+      lit(form.open),
+      call,
+      rep(seq(lit(form.separator), call), 0, Math.max(0, most - 1)),
+      lit(form.close),
+    ),
+  );
+  const ws = rules.once('ws', () => star(chars(' \t\n')));
+  const ending = seq(block, ws);
+  if ((options.scope ?? 'reply') === 'trigger')
+    return rules.grammar(form.triggerAtLineStart === true ? seq(lineStartLead(), ending) : ending);
+  if (options.allowText === false) return rules.grammar(seq(ws, ending));
+  const text = freeText(rules, textLimits(dialect, names), 'free-text');
+  return rules.grammar(alt(ending, seq(text.lineStart, opt(seq(lit('\n'), ending)))));
+}
+
+/** Where a lazy grammar in the family's format engages: its opening (each tool's, for forms that have none). */
+export function dialectOpenings(dialect: GrammarDialect, tools: readonly ToolLike[]): string[] {
+  const form = formOf(dialect);
+  return [...new Set(tools.map((t) => form.trigger(t.name)))];
+}
+
+/** llama.cpp's triggers for a lazy grammar in the family's format: words, or line-start patterns. */
+export function dialectTriggers(
+  dialect: GrammarDialect,
+  tools: readonly ToolLike[],
+): GrammarTrigger[] {
+  const atLineStart = formOf(dialect).triggerAtLineStart === true;
+  return dialectOpenings(dialect, tools).map((word) =>
+    atLineStart ? lineStartTrigger(word) : { type: TriggerType.word, value: word },
+  );
+}
