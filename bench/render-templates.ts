@@ -305,6 +305,17 @@ const TEMPLATES = [
     end: '<|eot_id|>',
     jsonArguments: true,
   },
+  {
+    label: 'firefunction-v2',
+    dialect: 'functools',
+    file: 'firefunction-v2.jinja',
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+    // It concatenates `arguments` (a JSON string, OpenAI's shape) and writes the tools and the
+    // date from variables of its own.
+    jsonArguments: true,
+    context: { functions: JSON.stringify(TOOLS), datetime: '2025-01-01' },
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -370,6 +381,7 @@ export function renderAll(): Rendered[] {
         add_generation_prompt: false,
         bos_token: '<s>',
         eos_token: '</s>',
+        ...('context' in t && t.context),
       });
       // The last turn that ends: Command R7B's template always opens one more at the end.
       const to = end === null ? prompt.length : prompt.lastIndexOf(end);

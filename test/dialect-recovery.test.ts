@@ -486,3 +486,61 @@ describe('Kimi-K2 calls from inside its thinking (#26)', () => {
     expect(r.text).toBe('Answer.');
   });
 });
+
+describe('FireFunction v2 and Phi-4-mini (functools)', () => {
+  const functools = { dialect: 'functools' } as const;
+
+  it("functools[…] after the reply's text, as the FireFunction v2 template writes it", () => {
+    // The template's own line: content, a space, then the list (no closing marker).
+    const text =
+      'I will look. functools[{"name": "get_weather", "arguments": {"city": "Zürich 🎉"}}, {"name": "now", "arguments": {}}]';
+    for (const dialect of ['functools', 'auto'] as const) {
+      const { calls, text: prose, errors, warnings } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
+        ['functools', 'get_weather', { city: 'Zürich 🎉' }],
+        ['functools', 'now', {}],
+      ]);
+      expect(prose).toBe('I will look. ');
+    }
+  });
+
+  it('a value may hold functools[, a ] and code with < and &; an empty value is a value', () => {
+    const code = 'x = functools[{"name": "f"}] if a < b && c else "]"';
+    const text = `functools[\n  {"name": "write_file", "arguments": {"path": "a.py", "content": ${JSON.stringify(code)}, "note": ""}}\n]\nDone.`;
+    const { calls, text: prose, errors } = read(text, functools);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { path: 'a.py', content: code, note: '' },
+    ]);
+    expect(prose).toBe('\nDone.');
+  });
+
+  it('the word functools in prose or code is text, in functools and in auto', () => {
+    const text =
+      'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\n';
+    for (const dialect of ['functools', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.calls).toEqual([]);
+      expect(result.errors).toEqual([]);
+      expect(result.text).toBe(text);
+    }
+  });
+
+  it('sloppy JSON is read as meant, with a warning; an empty list is text', () => {
+    const sloppy = read("functools[{'name': 'f', 'arguments': {'a': 'x',},}]", functools);
+    expect(sloppy.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 'x' }]]);
+    expect(sloppy.warnings.map((w) => w.code)).toEqual(['repaired-json']);
+    const empty = read('functools[] This is just text', functools);
+    expect(empty.calls).toEqual([]);
+    expect(empty.text).toBe('functools[] This is just text');
+    expect(empty.errors).toEqual([]);
+  });
+
+  it('a list cut short is an error, never a call', () => {
+    const cut = read('functools[{"name": "func", "arguments": {"a": "hal', functools);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+});

@@ -165,6 +165,8 @@ export const DIALECT_TOKENS: readonly string[] = [
   '<|tool_call_end|>',
   '<|tool_calls_section_end|>',
   '[TOOL_CALLS]',
+  ' functools[',
+  'functools',
   'read_file[ARGS]',
   '[{"name": "read_file", "arguments": {}}]',
   '<TOOLCALL>[',

@@ -3,6 +3,7 @@ import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } fr
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
+import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
@@ -44,6 +45,7 @@ export const DIALECT_VALUES = {
   gemma4: 'gemma',
   llama4: 'python',
   functionary: 'json',
+  functools: 'json',
   cline: 'text',
 } as const;
 
@@ -175,6 +177,8 @@ export function blockReaders(
       return [llama4];
     case 'functionary':
       return [functionaryTag, functionaryRecipient, functionaryFirstCall];
+    case 'functools':
+      return [functools];
     case 'cline':
       return cline;
     case 'auto':
@@ -196,6 +200,7 @@ export function blockReaders(
         harmonyChannel,
         harmonyHeaderTail,
         gemma4,
+        functools,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,
