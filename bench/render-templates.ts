@@ -316,6 +316,18 @@ const TEMPLATES = [
     jsonArguments: true,
     context: { functions: JSON.stringify(TOOLS), datetime: '2025-01-01' },
   },
+  {
+    label: 'apertus',
+    dialect: 'apertus',
+    file: 'apertus.jinja',
+    // The last assistant turn is not closed: nothing follows it.
+    turn: '<|assistant_start|>',
+    end: null,
+    jsonArguments: true,
+    // It reads `tool.name` and `tool.parameters`: the functions themselves, not OpenAI's
+    // `{type, function}` wrappers (llama.cpp hands it them so).
+    plainTools: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -377,7 +389,8 @@ export function renderAll(): Rendered[] {
             })),
           },
         ],
-        tools: TOOLS.map((tool) => ({ type: 'function', function: tool })),
+        tools:
+          'plainTools' in t ? TOOLS : TOOLS.map((tool) => ({ type: 'function', function: tool })),
         add_generation_prompt: false,
         bos_token: '<s>',
         eos_token: '</s>',

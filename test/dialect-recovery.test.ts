@@ -544,3 +544,77 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
   });
 });
+
+describe('Apertus (the tool name as the key)', () => {
+  const apertus = { dialect: 'apertus' } as const;
+
+  it('<|tools_prefix|>[{"name": {…}}, …]<|tools_suffix|>, thinking in <|inner_prefix|>', () => {
+    const text =
+      '<|inner_prefix|>Check both.<|inner_suffix|>Sure. <|tools_prefix|>[{"get_weather": {"city": "Zürich 🎉", "days": 3}}, {"now": {}}]<|tools_suffix|>Done.';
+    for (const dialect of ['apertus', 'auto'] as const) {
+      const { calls, text: prose, thinking, errors, warnings } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
+        ['apertus', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['apertus', 'now', {}],
+      ]);
+      expect(thinking).toEqual(['Check both.']);
+      expect(prose).toBe('Sure. Done.');
+    }
+  });
+
+  it('a value may hold the list\'s brackets, a "name" key, code with < and &, and be empty', () => {
+    const code = 'if (a < b && c) { s = [{"name": {"x": "]}"}}]; }';
+    const text = `<|tools_prefix|>[{"write_file": {"path": "a.ts", "content": ${JSON.stringify(code)}, "name": "", "n": [1, {"k": "}"}]}}]<|tools_suffix|>`;
+    const { calls, errors } = read(text, apertus);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['write_file', { path: 'a.ts', content: code, name: '', n: [1, { k: '}' }] }],
+    ]);
+  });
+
+  it('the name streams before the arguments, and a string argument while it is written', () => {
+    const events: string[] = [];
+    const parser = createParser({
+      ...apertus,
+      onEvent: (e) => {
+        if (e.type === 'tool-name') events.push(`name ${e.toolName}`);
+        if (e.type === 'argument-delta') events.push(`delta ${e.text}`);
+        if (e.type === 'tool-end') events.push('end');
+      },
+    });
+    parser.feed('<|tools_prefix|>[{"write_file": {"content": "hello ');
+    parser.feed('world"}}]<|tools_suffix|>');
+    parser.end();
+    expect(events[0]).toBe('name write_file');
+    expect(events.filter((e) => e.startsWith('delta')).join('|')).toContain('delta hello');
+    expect(events.at(-1)).toBe('end');
+  });
+
+  it('a list complete but for <|tools_suffix|> is a call, with a warning; a list cut short is not', () => {
+    const unclosed = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]', apertus);
+    expect(unclosed.calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    const cut = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}', apertus);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
+  it('a call object with no key, two keys, or arguments that are no object is no call', () => {
+    for (const [body, code] of [
+      ['[{}]', 'missing-tool-name'],
+      ['[{"f": {"a": 1}, "g": {}}]', 'invalid-json'],
+      ['[{"f": 3}]', 'invalid-json'],
+    ] as const) {
+      const text = `<|tools_prefix|>${body}<|tools_suffix|>`;
+      const result = read(text, apertus);
+      expect(result.calls, body).toEqual([]);
+      expect(
+        result.errors.map((e) => e.code),
+        body,
+      ).toEqual([code]);
+      expect(result.text, body).toBe(text);
+    }
+  });
+});

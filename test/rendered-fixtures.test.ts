@@ -22,7 +22,7 @@ const OUTSIDE_AUTO = new Set([
 
 describe('fixtures rendered from real chat templates', () => {
   it('are the checked-in files (npm run fixtures:render writes them)', () => {
-    expect(renderings).toHaveLength(76);
+    expect(renderings).toHaveLength(80);
     for (const r of renderings) {
       const file = new URL(`${r.label}/${r.name}`, RENDERED);
       expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.label}/${r.name}`).toBe(r.text);

@@ -31,7 +31,7 @@ enum Top {
 const THINK_CLOSE = '</think>';
 /**
  * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
- * Seed-OSS, Command R7B, Gemma 4 and Magistral.
+ * Seed-OSS, Command R7B, Gemma 4, Magistral and Apertus.
  */
 const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
@@ -40,6 +40,7 @@ const THINK_TAGS = [
   ['<|START_THINKING|>', '<|END_THINKING|>'],
   ['<|channel>thought', '<channel|>'],
   ['[THINK]', '[/THINK]'],
+  ['<|inner_prefix|>', '<|inner_suffix|>'],
 ] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,

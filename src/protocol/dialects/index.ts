@@ -1,4 +1,5 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
+import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
@@ -46,6 +47,7 @@ export const DIALECT_VALUES = {
   llama4: 'python',
   functionary: 'json',
   functools: 'json',
+  apertus: 'json',
   cline: 'text',
 } as const;
 
@@ -179,6 +181,8 @@ export function blockReaders(
       return [functionaryTag, functionaryRecipient, functionaryFirstCall];
     case 'functools':
       return [functools];
+    case 'apertus':
+      return [apertus];
     case 'cline':
       return cline;
     case 'auto':
@@ -201,6 +205,7 @@ export function blockReaders(
         harmonyHeaderTail,
         gemma4,
         functools,
+        apertus,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,
