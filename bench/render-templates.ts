@@ -317,6 +317,14 @@ const TEMPLATES = [
     context: { functions: JSON.stringify(TOOLS), datetime: '2025-01-01' },
   },
   {
+    label: 'xlam-llama',
+    dialect: 'xlam',
+    file: 'xlam-llama.jinja',
+    // A turn that calls is the list alone: its template drops the message's text.
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+  },
+  {
     label: 'apertus',
     dialect: 'apertus',
     file: 'apertus.jinja',

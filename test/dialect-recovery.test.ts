@@ -618,3 +618,86 @@ describe('Apertus (the tool name as the key)', () => {
     }
   });
 });
+
+describe('xLAM (a bare JSON list of calls)', () => {
+  const xlam = { dialect: 'xlam' } as const;
+  const list =
+    '[{"name": "get_weather", "arguments": {"city": "Zürich 🎉", "days": 3}}, {"name": "now", "arguments": {}}]';
+  const expected = [
+    ['xlam', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+    ['xlam', 'now', {}],
+  ];
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it('the reply is the list, as its template writes a turn that calls', () => {
+    const result = read(list, xlam);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(callsOf(result)).toEqual(expected);
+    expect(result.text).toBe('');
+  });
+
+  it('the list in a ```json fence, on a line of its own, or after thinking', () => {
+    const fenced = read(`I'll help you with that.\n\`\`\`json\n${list}\n\`\`\``, xlam);
+    expect(callsOf(fenced)).toEqual(expected);
+    expect(fenced.text).toBe("I'll help you with that.\n```json\n\n```");
+    const line = read(`Checking both.\n${list}\nDone.`, xlam);
+    expect(callsOf(line)).toEqual(expected);
+    expect(line.text).toBe('Checking both.\n\nDone.');
+    const thought = read(`<think>I'll help you with that.</think>${list}`, xlam);
+    expect(callsOf(thought)).toEqual(expected);
+    expect(thought.thinking).toEqual(["I'll help you with that."]);
+  });
+
+  it('a value may hold brackets, "name" keys, code with < and &, and be empty', () => {
+    const code = 'if (a < b && c) { x = [{"name": "f", "arguments": {}}]; } // ]';
+    const text = `[{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}]`;
+    const { calls, errors } = read(text, xlam);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { path: 'a.ts', content: code, note: '' },
+    ]);
+  });
+
+  it('a list of data, Markdown, numbers or bracketed thinking is no call', () => {
+    const data = read('[{"name": "Ada", "age": 3}]\n', xlam);
+    expect(data.calls).toEqual([]);
+    expect(data.text).toBe('[{"name": "Ada", "age": 3}]\n');
+    expect(data.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
+    const prose = read('See [the docs](http://x).\n[1, 2, 3]\n[plan it]\n', xlam);
+    expect(prose.calls).toEqual([]);
+    expect(prose.errors).toEqual([]);
+    // A fence whose first line is something else is code: the list in it is text.
+    const code = `\`\`\`json\n{"example": true}\n${list}\n\`\`\`\n`;
+    expect(read(code, xlam).calls).toEqual([]);
+  });
+
+  it('auto does not read a bare list: a reply of JSON data is no call of any family', () => {
+    for (const text of [list, `Here:\n${list}\nok`, `\`\`\`json\n${list}\n\`\`\``]) {
+      const result = read(text, { dialect: 'auto' });
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+    }
+  });
+
+  it('sloppy JSON is read as meant, with a warning; a list cut short is no call', () => {
+    for (const text of [
+      "[{'name': 'f', 'arguments': {'a': 'x',},}]",
+      '[{"name": "f", "arguments": {"a": "x",},}]',
+    ]) {
+      const sloppy = read(text, xlam);
+      expect(
+        sloppy.calls.map((c) => [c.toolName, { ...c.arguments }]),
+        text,
+      ).toEqual([['f', { a: 'x' }]]);
+      expect(
+        sloppy.warnings.map((w) => w.code),
+        text,
+      ).toEqual(['repaired-json']);
+    }
+    const cut = read('[{"name": "f", "arguments": {"a": "hal', xlam);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+});

@@ -21,6 +21,8 @@ export class OpeningTable {
   readonly tag: readonly BlockReader[];
   /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
   readonly bracket: readonly BlockReader[];
+  /** Openings that begin with `[` and open in a fence that holds only calls (xLAM's list). */
+  readonly bracketInFence: readonly BlockReader[];
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
   readonly brace: readonly BlockReader[];
   /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
@@ -43,6 +45,7 @@ export class OpeningTable {
     this.anywhereFirst = [...new Set(this.anywhere.map((r) => r.open[0]))];
     this.tag = all.filter((r) => r.open.startsWith('<'));
     this.bracket = all.filter((r) => r.open.startsWith('['));
+    this.bracketInFence = this.bracket.filter((r) => r.inFence === true);
     this.brace = all.filter((r) => r.open.startsWith('{'));
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));

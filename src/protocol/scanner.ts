@@ -374,6 +374,11 @@ export class Scanner implements Parser {
     } else if (c === Char.OpenBracket && !fence.open) {
       const decided = this.#bracketAtLineStart(i, final);
       if (decided !== undefined) return decided;
+    } else if (c === Char.OpenBracket && fence.callable && table.bracketInFence.length > 0) {
+      // A fence's first line may be a list of calls (xLAM's ```json); never thinking there.
+      const opened = this.#openBlockAt(i, table.bracketInFence, final);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
     } else if (c === Char.OpenBrace && table.brace.length > 0 && !fence.open) {
       const opened = this.#openBlockAt(i, table.brace, final);
       if (opened === true) return true;

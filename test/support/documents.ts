@@ -167,6 +167,7 @@ export const DIALECT_TOKENS: readonly string[] = [
   '[TOOL_CALLS]',
   ' functools[',
   '<|tools_prefix|>[',
+  '```json\n',
   '{"read_file": {"path": "a"}}',
   ']<|tools_suffix|>',
   '<|inner_prefix|>',

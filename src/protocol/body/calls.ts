@@ -340,7 +340,9 @@ export class CallBuilder implements ValueEvents {
     if (this.#bare && fields.arguments === undefined && fields.parameters === undefined) {
       this.#fail(
         'missing-tool-name',
-        'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}',
+        this.#format === 'llama3-json'
+          ? 'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}'
+          : 'a call written as bare JSON needs "arguments": {"name": "tool", "arguments": {…}}',
         call.at,
       );
       return;

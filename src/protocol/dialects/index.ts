@@ -16,6 +16,7 @@ import { lfm2, llama4, olmo3, olmo3Stream } from './python-calls.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { tagcall } from './tagcall.js';
+import { xlam } from './xlam.js';
 
 export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
@@ -48,6 +49,7 @@ export const DIALECT_VALUES = {
   functionary: 'json',
   functools: 'json',
   apertus: 'json',
+  xlam: 'json',
   cline: 'text',
 } as const;
 
@@ -126,7 +128,8 @@ export function isDialect(name: unknown): name is Dialect | 'auto' {
 /**
  * The block readers for a dialect: `tagcall`'s `<tool>`, or another family's openings. `auto`
  * reads every dialect, each block by its own opening tag, but for Llama 3's
- * bare `{"name": …}` line (replies hold JSON data: name `llama3-json` to read it); Cline's
+ * bare `{"name": …}` line and xLAM's bare `[{"name": …}]` list (replies hold JSON data: name
+ * `llama3-json` or `xlam` to read them) and functionary's and Llama 4's openings; Cline's
  * tags need the tool names.
  */
 export function blockReaders(
@@ -183,6 +186,8 @@ export function blockReaders(
       return [functools];
     case 'apertus':
       return [apertus];
+    case 'xlam':
+      return [xlam];
     case 'cline':
       return cline;
     case 'auto':

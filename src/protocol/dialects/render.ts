@@ -70,6 +70,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<function=${name}>${json}</function>`;
     case 'functools':
       return ` functools[${JSON.stringify({ name, arguments: args })}]`;
+    case 'xlam':
+      return `[${JSON.stringify({ name, arguments: args })}]`;
     case 'apertus':
       return `<|tools_prefix|>[${JSON.stringify({ [name]: args })}]<|tools_suffix|>`;
     case 'llama4':
