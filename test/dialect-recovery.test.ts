@@ -519,7 +519,7 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
 
   it('the word functools in prose or code is text, in functools and in auto', () => {
     const text =
-      'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\n';
+      'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\nmy_functools[{"name": "f", "arguments": {}}] is another word.\n';
     for (const dialect of ['functools', 'auto'] as const) {
       const result = read(text, { dialect });
       expect(result.calls).toEqual([]);

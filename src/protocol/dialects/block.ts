@@ -183,6 +183,11 @@ export interface BlockReader {
    * inside a fence that holds only calls so far, as `<tool>` does (other fences are text).
    */
   inFence?: boolean;
+  /**
+   * The opening is a word (`functools`): it opens only where no letter, digit or `_` stands
+   * right before it (`my_functools[` is another word).
+   */
+  wordStart?: boolean;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

@@ -28,5 +28,6 @@ export const functools: BlockReader = {
   open: FUNCTOOLS.open,
   lineStart: listHead,
   midLine: listHead,
+  wordStart: true,
   stream: (sink, limits) => new BodyReader(FUNCTOOLS, sink, limits),
 };
