@@ -305,6 +305,37 @@ const TEMPLATES = [
     end: '<|eot_id|>',
     jsonArguments: true,
   },
+  {
+    label: 'firefunction-v2',
+    dialect: 'functools',
+    file: 'firefunction-v2.jinja',
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+    // It concatenates `arguments` (a JSON string, OpenAI's shape) and writes the tools and the
+    // date from variables of its own.
+    jsonArguments: true,
+    context: { functions: JSON.stringify(TOOLS), datetime: '2025-01-01' },
+  },
+  {
+    label: 'xlam-llama',
+    dialect: 'xlam',
+    file: 'xlam-llama.jinja',
+    // A turn that calls is the list alone: its template drops the message's text.
+    turn: '<|start_header_id|>assistant<|end_header_id|>\n\n',
+    end: '<|eot_id|>',
+  },
+  {
+    label: 'apertus',
+    dialect: 'apertus',
+    file: 'apertus.jinja',
+    // The last assistant turn is not closed: nothing follows it.
+    turn: '<|assistant_start|>',
+    end: null,
+    jsonArguments: true,
+    // It reads `tool.name` and `tool.parameters`: the functions themselves, not OpenAI's
+    // `{type, function}` wrappers (llama.cpp hands it them so).
+    plainTools: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -366,10 +397,12 @@ export function renderAll(): Rendered[] {
             })),
           },
         ],
-        tools: TOOLS.map((tool) => ({ type: 'function', function: tool })),
+        tools:
+          'plainTools' in t ? TOOLS : TOOLS.map((tool) => ({ type: 'function', function: tool })),
         add_generation_prompt: false,
         bos_token: '<s>',
         eos_token: '</s>',
+        ...('context' in t && t.context),
       });
       // The last turn that ends: Command R7B's template always opens one more at the end.
       const to = end === null ? prompt.length : prompt.lastIndexOf(end);

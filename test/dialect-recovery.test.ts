@@ -507,3 +507,221 @@ describe('Kimi-K2 calls from inside its thinking (#26)', () => {
     expect(r.text).toBe('Answer.');
   });
 });
+
+describe('FireFunction v2 and Phi-4-mini (functools)', () => {
+  const functools = { dialect: 'functools' } as const;
+
+  it("functools[…] after the reply's text, as the FireFunction v2 template writes it", () => {
+    // The template's own line: content, a space, then the list (no closing marker).
+    const text =
+      'I will look. functools[{"name": "get_weather", "arguments": {"city": "Zürich 🎉"}}, {"name": "now", "arguments": {}}]';
+    const inAuto = read(text, { dialect: 'auto' });
+    // Not in auto (docs/dialects.md): the word costs auto's prose path a third of its speed.
+    expect([inAuto.calls, inAuto.text]).toEqual([[], text]);
+    for (const dialect of ['functools'] as const) {
+      const { calls, text: prose, errors, warnings } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
+        ['functools', 'get_weather', { city: 'Zürich 🎉' }],
+        ['functools', 'now', {}],
+      ]);
+      expect(prose).toBe('I will look. ');
+    }
+  });
+
+  it('a value may hold functools[, a ] and code with < and &; an empty value is a value', () => {
+    const code = 'x = functools[{"name": "f"}] if a < b && c else "]"';
+    const text = `functools[\n  {"name": "write_file", "arguments": {"path": "a.py", "content": ${JSON.stringify(code)}, "note": ""}}\n]\nDone.`;
+    const { calls, text: prose, errors } = read(text, functools);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { path: 'a.py', content: code, note: '' },
+    ]);
+    expect(prose).toBe('\nDone.');
+  });
+
+  it('the word functools in prose or code is text', () => {
+    const text =
+      'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\nmy_functools[{"name": "f", "arguments": {}}] is another word.\n';
+    for (const dialect of ['functools', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.calls).toEqual([]);
+      expect(result.errors).toEqual([]);
+      expect(result.text).toBe(text);
+    }
+  });
+
+  it('sloppy JSON is read as meant, with a warning; an empty list is text', () => {
+    const sloppy = read("functools[{'name': 'f', 'arguments': {'a': 'x',},}]", functools);
+    expect(sloppy.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 'x' }]]);
+    expect(sloppy.warnings.map((w) => w.code)).toEqual(['repaired-json']);
+    const empty = read('functools[] This is just text', functools);
+    expect(empty.calls).toEqual([]);
+    expect(empty.text).toBe('functools[] This is just text');
+    expect(empty.errors).toEqual([]);
+  });
+
+  it('a list cut short is an error, never a call', () => {
+    const cut = read('functools[{"name": "func", "arguments": {"a": "hal', functools);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+});
+
+describe('Apertus (the tool name as the key)', () => {
+  const apertus = { dialect: 'apertus' } as const;
+
+  it('<|tools_prefix|>[{"name": {…}}, …]<|tools_suffix|>, thinking in <|inner_prefix|>', () => {
+    const text =
+      '<|inner_prefix|>Check both.<|inner_suffix|>Sure. <|tools_prefix|>[{"get_weather": {"city": "Zürich 🎉", "days": 3}}, {"now": {}}]<|tools_suffix|>Done.';
+    for (const dialect of ['apertus', 'auto'] as const) {
+      const { calls, text: prose, thinking, errors, warnings } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
+        ['apertus', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['apertus', 'now', {}],
+      ]);
+      expect(thinking).toEqual(['Check both.']);
+      expect(prose).toBe('Sure. Done.');
+    }
+  });
+
+  it('a value may hold the list\'s brackets, a "name" key, code with < and &, and be empty', () => {
+    const code = 'if (a < b && c) { s = [{"name": {"x": "]}"}}]; }';
+    const text = `<|tools_prefix|>[{"write_file": {"path": "a.ts", "content": ${JSON.stringify(code)}, "name": "", "n": [1, {"k": "}"}]}}]<|tools_suffix|>`;
+    const { calls, errors } = read(text, apertus);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['write_file', { path: 'a.ts', content: code, name: '', n: [1, { k: '}' }] }],
+    ]);
+  });
+
+  it('the name streams before the arguments, and a string argument while it is written', () => {
+    const events: string[] = [];
+    const parser = createParser({
+      ...apertus,
+      onEvent: (e) => {
+        if (e.type === 'tool-name') events.push(`name ${e.toolName}`);
+        if (e.type === 'argument-delta') events.push(`delta ${e.text}`);
+        if (e.type === 'tool-end') events.push('end');
+      },
+    });
+    parser.feed('<|tools_prefix|>[{"write_file": {"content": "hello ');
+    parser.feed('world"}}]<|tools_suffix|>');
+    parser.end();
+    expect(events[0]).toBe('name write_file');
+    expect(events.filter((e) => e.startsWith('delta')).join('|')).toContain('delta hello');
+    expect(events.at(-1)).toBe('end');
+  });
+
+  it('a list complete but for <|tools_suffix|> is a call, with a warning; a list cut short is not', () => {
+    const unclosed = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]', apertus);
+    expect(unclosed.calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    const cut = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}', apertus);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
+  it('a call object with no key, two keys, or arguments that are no object is no call', () => {
+    for (const [body, code] of [
+      ['[{}]', 'missing-tool-name'],
+      ['[{"f": {"a": 1}, "g": {}}]', 'invalid-json'],
+      ['[{"f": 3}]', 'invalid-json'],
+    ] as const) {
+      const text = `<|tools_prefix|>${body}<|tools_suffix|>`;
+      const result = read(text, apertus);
+      expect(result.calls, body).toEqual([]);
+      expect(
+        result.errors.map((e) => e.code),
+        body,
+      ).toEqual([code]);
+      expect(result.text, body).toBe(text);
+    }
+  });
+});
+
+describe('xLAM (a bare JSON list of calls)', () => {
+  const xlam = { dialect: 'xlam' } as const;
+  const list =
+    '[{"name": "get_weather", "arguments": {"city": "Zürich 🎉", "days": 3}}, {"name": "now", "arguments": {}}]';
+  const expected = [
+    ['xlam', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+    ['xlam', 'now', {}],
+  ];
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it('the reply is the list, as its template writes a turn that calls', () => {
+    const result = read(list, xlam);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(callsOf(result)).toEqual(expected);
+    expect(result.text).toBe('');
+  });
+
+  it('the list in a ```json fence, on a line of its own, or after thinking', () => {
+    const fenced = read(`I'll help you with that.\n\`\`\`json\n${list}\n\`\`\``, xlam);
+    expect(callsOf(fenced)).toEqual(expected);
+    expect(fenced.text).toBe("I'll help you with that.\n```json\n\n```");
+    const line = read(`Checking both.\n${list}\nDone.`, xlam);
+    expect(callsOf(line)).toEqual(expected);
+    expect(line.text).toBe('Checking both.\n\nDone.');
+    const thought = read(`<think>I'll help you with that.</think>${list}`, xlam);
+    expect(callsOf(thought)).toEqual(expected);
+    expect(thought.thinking).toEqual(["I'll help you with that."]);
+  });
+
+  it('a value may hold brackets, "name" keys, code with < and &, and be empty', () => {
+    const code = 'if (a < b && c) { x = [{"name": "f", "arguments": {}}]; } // ]';
+    const text = `[{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}]`;
+    const { calls, errors } = read(text, xlam);
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { path: 'a.ts', content: code, note: '' },
+    ]);
+  });
+
+  it('a list of data, Markdown, numbers or bracketed thinking is no call', () => {
+    const data = read('[{"name": "Ada", "age": 3}]\n', xlam);
+    expect(data.calls).toEqual([]);
+    expect(data.text).toBe('[{"name": "Ada", "age": 3}]\n');
+    expect(data.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
+    const prose = read('See [the docs](http://x).\n[1, 2, 3]\n[plan it]\n', xlam);
+    expect(prose.calls).toEqual([]);
+    expect(prose.errors).toEqual([]);
+    // A fence whose first line is something else is code: the list in it is text.
+    const code = `\`\`\`json\n{"example": true}\n${list}\n\`\`\`\n`;
+    expect(read(code, xlam).calls).toEqual([]);
+  });
+
+  it('auto does not read a bare list: a reply of JSON data is no call of any family', () => {
+    for (const text of [list, `Here:\n${list}\nok`, `\`\`\`json\n${list}\n\`\`\``]) {
+      const result = read(text, { dialect: 'auto' });
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+    }
+  });
+
+  it('sloppy JSON is read as meant, with a warning; a list cut short is no call', () => {
+    for (const text of [
+      "[{'name': 'f', 'arguments': {'a': 'x',},}]",
+      '[{"name": "f", "arguments": {"a": "x",},}]',
+    ]) {
+      const sloppy = read(text, xlam);
+      expect(
+        sloppy.calls.map((c) => [c.toolName, { ...c.arguments }]),
+        text,
+      ).toEqual([['f', { a: 'x' }]]);
+      expect(
+        sloppy.warnings.map((w) => w.code),
+        text,
+      ).toEqual(['repaired-json']);
+    }
+    const cut = read('[{"name": "f", "arguments": {"a": "hal', xlam);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+});

@@ -68,6 +68,12 @@ describe('the event sequence is the same on every chunking (docs/protocol.md)', 
   // and a Python list whose newline before the next item came in an earlier chunk (a
   // missing-comma repair was told only when cut there).
   const FOUND: Array<[Dialect | 'auto', string]> = [
+    // A word opening (functools) needs a non-word character before it, which may stand in
+    // an earlier chunk, already emitted: `of` and `myfunctools[` are no call at any cut.
+    [
+      'auto',
+      'one of functools[{"name": "f", "arguments": {"a": "x"}}] myfunctools[{"name": "g", "arguments": {}}]\nfunctools[{"name": "h", "arguments": {}}]',
+    ],
     ['functionary', '>>>read_file\n</arguments><|tool_call_start|>[read_file(path="a"),}'],
     ['mistral', '[TOOL_CALLS]]\r\n</read_file>'],
     ['auto', '[TOOL_CALLS]]\r\n</read_file>'],

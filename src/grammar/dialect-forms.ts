@@ -274,6 +274,31 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     separator: ', ',
     trigger: (name) => `[${name}(`,
   },
+  functools: {
+    args: JSON_PLAIN,
+    call: nameAndArguments,
+    open: 'functools[',
+    close: ']',
+    separator: ', ',
+    trigger: fixed('functools['),
+  },
+  xlam: {
+    args: JSON_PLAIN,
+    call: nameAndArguments,
+    open: '[',
+    close: ']',
+    separator: ', ',
+    trigger: fixed('[{"name": '),
+  },
+  apertus: {
+    args: JSON_IN_TOKENS,
+    // Each call an object whose only key is the tool's name.
+    call: (name) => [`{${quotedName(name)}: `, '}'],
+    open: '<|tools_prefix|>[',
+    close: ']<|tools_suffix|>',
+    separator: ', ',
+    trigger: fixed('<|tools_prefix|>'),
+  },
   gemma4: {
     args: { kind: 'gemma' },
     call: (name) => [`<|tool_call>call:${name}`, '<tool_call|>'],

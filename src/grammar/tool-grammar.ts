@@ -33,6 +33,7 @@ const THINKING_OPENINGS = [
   '<seed:think>',
   '<|START_THINKING|>',
   '<|channel>thought',
+  '<|inner_prefix|>',
 ];
 
 /**

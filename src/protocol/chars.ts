@@ -65,3 +65,10 @@ export function isNameStart(c: number): boolean {
 export function isNameChar(c: number): boolean {
   return c > 0x7f || (nameClass[c] & NAME_CHAR) !== 0;
 }
+
+/** Whether `c` is a letter, a digit or `_` (ASCII): a word goes on through it. */
+export function isWordChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f
+  );
+}

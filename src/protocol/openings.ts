@@ -1,3 +1,4 @@
+import { isWordChar } from './chars.js';
 import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
@@ -15,12 +16,24 @@ export interface FoundOpening {
 export class OpeningTable {
   /** Openings that may stand in the middle of a line. */
   readonly anywhere: readonly BlockReader[];
-  /** The first characters of those: a chunk without any cannot hold one. */
+  /**
+   * The first characters of those that begin with a sign (`<`, `[`, `>`): a chunk without
+   * any cannot hold one.
+   */
   readonly anywhereFirst: readonly string[];
+  /**
+   * Those that begin with a letter (`functools`): prose is full of their first letter, so a
+   * chunk is looked at for the word itself, or its start at the chunk's end.
+   */
+  readonly anywhereWords: readonly string[];
+  /** The first letters of those. */
+  readonly anywhereWordFirst: readonly string[];
   /** Openings that begin with `<`. */
   readonly tag: readonly BlockReader[];
   /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
   readonly bracket: readonly BlockReader[];
+  /** Openings that begin with `[` and open in a fence that holds only calls (xLAM's list). */
+  readonly bracketInFence: readonly BlockReader[];
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
   readonly brace: readonly BlockReader[];
   /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
@@ -40,9 +53,13 @@ export class OpeningTable {
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;
     this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
-    this.anywhereFirst = [...new Set(this.anywhere.map((r) => r.open[0]))];
+    const words = (r: BlockReader) => /^\w/.test(r.open);
+    this.anywhereFirst = [...new Set(this.anywhere.filter((r) => !words(r)).map((r) => r.open[0]))];
+    this.anywhereWords = [...new Set(this.anywhere.filter(words).map((r) => r.open))];
+    this.anywhereWordFirst = [...new Set(this.anywhereWords.map((word) => word[0]))];
     this.tag = all.filter((r) => r.open.startsWith('<'));
     this.bracket = all.filter((r) => r.open.startsWith('['));
+    this.bracketInFence = this.bracket.filter((r) => r.inFence === true);
     this.brace = all.filter((r) => r.open.startsWith('{'));
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
@@ -85,6 +102,7 @@ export class OpeningSearch {
   /**
    * The earliest opening in `buf[pos, end)` that may stand mid-line, or null. `version` names
    * the buffer: a search is done once per buffer and opening, and reused while it stands ahead.
+   * `before` is the character that stood before `buf[0]` (a word opening needs a non-word one).
    */
   find(
     buf: string,
@@ -92,6 +110,7 @@ export class OpeningSearch {
     end: number,
     final: boolean,
     version: number,
+    before: number,
   ): FoundOpening | null {
     let found: FoundOpening | null = null;
     const anywhere = this.table.anywhere;
@@ -104,7 +123,15 @@ export class OpeningSearch {
       }
       // An opening that opens mid-line only when what follows confirms it (Cline's tags).
       let undecided = false;
-      while (memo.at !== -1 && memo.at < end && reader.midLine !== undefined) {
+      while (memo.at !== -1 && memo.at < end) {
+        if (
+          reader.wordStart === true &&
+          isWordChar(memo.at > 0 ? buf.charCodeAt(memo.at - 1) : before)
+        ) {
+          memo.at = buf.indexOf(reader.open, memo.at + 1);
+          continue;
+        }
+        if (reader.midLine === undefined) break;
         const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
         if (confirmed === null) undecided = true;
         if (confirmed !== false) break;

@@ -5,7 +5,7 @@ import {
   UNMATCHED,
 } from './bracket-matcher.js';
 import { BlockEnd, CallAssembler } from './call-assembler.js';
-import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
+import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWordChar } from './chars.js';
 import type { BlockReader } from './dialects/index.js';
 import type { ParserEvent, ThinkingFormat } from './events.js';
 import { Fence } from './fence.js';
@@ -31,7 +31,7 @@ enum Top {
 const THINK_CLOSE = '</think>';
 /**
  * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
- * Seed-OSS, Command R7B, Gemma 4 and Magistral.
+ * Seed-OSS, Command R7B, Gemma 4, Magistral and Apertus.
  */
 const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
@@ -40,6 +40,7 @@ const THINK_TAGS = [
   ['<|START_THINKING|>', '<|END_THINKING|>'],
   ['<|channel>thought', '<channel|>'],
   ['[THINK]', '[/THINK]'],
+  ['<|inner_prefix|>', '<|inner_suffix|>'],
 ] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,
@@ -90,6 +91,8 @@ export class Scanner implements Parser {
   #pos = 0;
   /** Absolute offset of `#buf[0]` in the whole input. */
   #offset = 0;
+  /** The character before `#buf[0]` (a newline at the input's start): where a word begins. */
+  #before: number = Char.Newline;
   #state = Top.LineStart;
   /** Start (in `#buf`) of text consumed but not yet emitted, or -1. */
   #textStart = -1;
@@ -160,6 +163,7 @@ export class Scanner implements Parser {
       this.#pendingLength = 0;
       this.#offset += this.#pos;
       this.#bufVersion++;
+      if (this.#pos > 0) this.#before = this.#buf.charCodeAt(this.#pos - 1);
       this.#buf = this.#buf.slice(this.#pos) + rest;
       this.#pos = 0;
     }
@@ -173,6 +177,7 @@ export class Scanner implements Parser {
     this.#bufVersion++;
     this.#pos = 0;
     this.#offset = 0;
+    this.#before = Char.Newline;
     this.#state = Top.LineStart;
     this.#textStart = -1;
     this.#fence.reset();
@@ -220,6 +225,7 @@ export class Scanner implements Parser {
     // Only the undecided tail is kept: concatenating the whole message per feed is O(n²).
     if (this.#pos > 0) {
       this.#offset += this.#pos;
+      this.#before = this.#buf.charCodeAt(this.#pos - 1);
       this.#buf = this.#buf.slice(this.#pos) + chunk;
       this.#pos = 0;
     } else {
@@ -373,6 +379,11 @@ export class Scanner implements Parser {
     } else if (c === Char.OpenBracket && !fence.open) {
       const decided = this.#bracketAtLineStart(i, final);
       if (decided !== undefined) return decided;
+    } else if (c === Char.OpenBracket && fence.callable && table.bracketInFence.length > 0) {
+      // A fence's first line may be a list of calls (xLAM's ```json); never thinking there.
+      const opened = this.#openBlockAt(i, table.bracketInFence, final);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
     } else if (c === Char.OpenBrace && table.brace.length > 0 && !fence.open) {
       const opened = this.#openBlockAt(i, table.brace, final);
       if (opened === true) return true;
@@ -478,7 +489,7 @@ export class Scanner implements Parser {
   #findAnywhere(end: number, final: boolean): FoundOpening | null {
     return this.#table.anywhere.length === 0 || this.#fence.open
       ? null
-      : this.#openings.find(this.#buf, this.#pos, end, final, this.#bufVersion);
+      : this.#openings.find(this.#buf, this.#pos, end, final, this.#bufVersion, this.#before);
   }
 
   #nextNewline(): number {
@@ -709,8 +720,17 @@ export class Scanner implements Parser {
     if (state === Top.MidLine || state === Top.LineStart) {
       const prefilled = this.#prefilledStart;
       // A special-token block can open anywhere: a chunk with its first character takes the full path.
-      const firsts = this.#table.anywhereFirst;
-      if (firsts.length > 0 && !this.#fence.open && holdsAny(chunk, firsts)) return false;
+      const table = this.#table;
+      if (!this.#fence.open) {
+        if (table.anywhereFirst.length > 0 && holdsAny(chunk, table.anywhereFirst)) return false;
+        // A word's first letter is common: only a chunk with it is looked at further.
+        if (
+          table.anywhereWordFirst.length > 0 &&
+          holdsAny(chunk, table.anywhereWordFirst) &&
+          holdsWord(chunk, table.anywhereWords, this.#before)
+        )
+          return false;
+      }
       const lineStart = this.#proseLineStarts(chunk, state === Top.LineStart);
       if (lineStart === null || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
       if (prefilled.undecided) {
@@ -729,6 +749,7 @@ export class Scanner implements Parser {
       return false;
     }
     this.#offset += this.#buf.length + chunk.length;
+    this.#before = chunk.charCodeAt(chunk.length - 1);
     this.#buf = '';
     this.#bufVersion++;
     this.#pos = 0;
@@ -757,6 +778,19 @@ export class Scanner implements Parser {
       start = newline + 1;
     }
   }
+}
+
+/**
+ * Whether `chunk` holds one of `words`, or the start of one at its end where a word begins
+ * (`before` is the character before the chunk): the `f` of `of` starts no `functools`.
+ */
+function holdsWord(chunk: string, words: readonly string[], before: number): boolean {
+  for (const word of words) {
+    if (chunk.indexOf(word) !== -1) return true;
+    const at = partialSuffixStart(chunk, 0, word);
+    if (at < chunk.length && !isWordChar(at > 0 ? chunk.charCodeAt(at - 1) : before)) return true;
+  }
+  return false;
 }
 
 /** Whether `chunk` holds any of `firsts` (single characters). */

@@ -82,6 +82,9 @@ const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = 
   ],
   ['granite', (v) => `<|tool_call|>[{"name": "f", "arguments": {"a": ${v}}}]`],
   ['mistral', (v) => `[TOOL_CALLS]f[ARGS]{"a": ${v}}`],
+  ['functools', (v) => ` functools[{"name": "f", "arguments": {"a": ${v}}}]`],
+  ['xlam', (v) => `[{"name": "f", "arguments": {"a": ${v}}}]`],
+  ['apertus', (v) => `<|tools_prefix|>[{"f": {"a": ${v}}}]<|tools_suffix|>`],
   ['llama3-json', (v) => `<|python_tag|>{"name": "f", "parameters": {"a": ${v}}}`],
   [
     'deepseek',

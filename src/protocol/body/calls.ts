@@ -58,6 +58,8 @@ export class CallBuilder implements ValueEvents {
 
   /** A bare object is a call only with its arguments (`{"name": "Ada", "age": 3}` is data). */
   readonly #bare: boolean;
+  /** A call object's one key is its name, its value the arguments (Apertus' `{"f": {…}}`). */
+  readonly #nameKeyed: boolean;
 
   constructor(
     sink: BlockSink,
@@ -65,12 +67,14 @@ export class CallBuilder implements ValueEvents {
     shape: BodyShape,
     format: CallFormat,
     bare = false,
+    nameKeyed = false,
   ) {
     this.#sink = sink;
     this.#limits = limits;
     this.#shape = shape;
     this.#format = format;
     this.#bare = bare;
+    this.#nameKeyed = nameKeyed;
   }
 
   /** A body of arguments: its call, named by the header that came before. */
@@ -162,14 +166,25 @@ export class CallBuilder implements ValueEvents {
       depth === this.#callDepth + 1 &&
       this.#call !== null &&
       kind === Container.Object &&
-      ARGUMENT_KEYS.has(this.#callKey)
+      (this.#nameKeyed ? this.#callKey === this.#call.name : ARGUMENT_KEYS.has(this.#callKey))
     )
       this.#argumentsDepth = depth;
   }
 
   key(depth: number, key: string, at: number): void {
-    if (depth === this.#callDepth && this.#argumentsDepth !== depth) this.#callKey = key;
-    else if (depth === this.#argumentsDepth && this.#call !== null) {
+    if (depth === this.#callDepth && this.#argumentsDepth !== depth) {
+      this.#callKey = key;
+      const call = this.#call;
+      if (!this.#nameKeyed || call === null) return;
+      // The key is the call's name: it is known, and told, before its arguments are read.
+      if (call.name === '') this.#name(call, key.trim());
+      else
+        this.#fail(
+          'invalid-json',
+          'a call is one pair {"tool": {arguments}}; this one has another key',
+          at,
+        );
+    } else if (depth === this.#argumentsDepth && this.#call !== null) {
       const call = this.#call;
       const index = call.counts.get(key) ?? 0;
       call.counts.set(key, index + 1);
@@ -191,7 +206,7 @@ export class CallBuilder implements ValueEvents {
     if (call === null) return;
     if (depth === this.#argumentsDepth + 1 && call.path !== null)
       this.#delta(call, call.path, text);
-    else if (depth === this.#callDepth + 1 && ARGUMENT_KEYS.has(this.#callKey))
+    else if (!this.#nameKeyed && depth === this.#callDepth + 1 && ARGUMENT_KEYS.has(this.#callKey))
       this.#innerText(call, text);
   }
 
@@ -212,15 +227,10 @@ export class CallBuilder implements ValueEvents {
         this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
       return;
     }
-    if (depth === this.#callDepth + 1 && NAME_KEYS.has(this.#callKey) && typeof value === 'string')
-      this.#name(call, value.trim());
-    else if (
-      depth === this.#callDepth + 1 &&
-      ARGUMENT_KEYS.has(this.#callKey) &&
-      typeof value === 'string'
-    )
-      this.#endInner(call, end);
-    else if (depth === this.#callDepth) this.#complete(call, value, end);
+    if (depth === this.#callDepth) this.#complete(call, value, end);
+    else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed) return;
+    else if (NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
+    else if (ARGUMENT_KEYS.has(this.#callKey)) this.#endInner(call, end);
   }
 
   warn(code: 'repaired-json' | 'inexact-number', message: string, at: number): void {
@@ -330,7 +340,9 @@ export class CallBuilder implements ValueEvents {
     if (this.#bare && fields.arguments === undefined && fields.parameters === undefined) {
       this.#fail(
         'missing-tool-name',
-        'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}',
+        this.#format === 'llama3-json'
+          ? 'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}'
+          : 'a call written as bare JSON needs "arguments": {"name": "tool", "arguments": {…}}',
         call.at,
       );
       return;
@@ -338,13 +350,15 @@ export class CallBuilder implements ValueEvents {
     if (call.name === '') {
       this.#fail(
         'missing-tool-name',
-        'each call needs "name": {"name": "tool", "arguments": {…}}',
+        this.#nameKeyed
+          ? 'each call is the tool\'s name and its arguments: {"tool": {…}}'
+          : 'each call needs "name": {"name": "tool", "arguments": {…}}',
         call.at,
       );
       return;
     }
-    const written = fields.arguments ?? fields.parameters;
-    const args = typeof written === 'string' ? call.innerArguments : written;
+    const written = this.#nameKeyed ? fields[call.name] : (fields.arguments ?? fields.parameters);
+    const args = typeof written === 'string' && !this.#nameKeyed ? call.innerArguments : written;
     if (args !== undefined && args !== null && !isObject(args)) {
       this.#fail('invalid-json', '"arguments" must be an object', end);
       return;

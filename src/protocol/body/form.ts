@@ -49,6 +49,8 @@ export interface BodyForm {
   syntax: Syntax;
   /** A bare JSON object at a line start: a call only with its `arguments` or `parameters`. */
   bareObject?: boolean;
+  /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
+  nameKeyed?: boolean;
   /** Calls one after another with no list around them (OLMo 3's, one a line). */
   sequence?: boolean;
   header?: HeaderForm;

@@ -159,6 +159,7 @@ export class BodyReader implements BlockStream {
       form.kind === 'calls' ? 'calls' : 'arguments',
       form.format,
       form.bareObject === true,
+      form.nameKeyed === true,
     );
   }
 

@@ -178,6 +178,16 @@ export interface BlockReader {
    * with an `unclosed-thinking` warning, and opens its block.
    */
   endsThinking?: boolean;
+  /**
+   * Models put its block in a Markdown fence (xLAM's ```json list): it opens at a line start
+   * inside a fence that holds only calls so far, as `<tool>` does (other fences are text).
+   */
+  inFence?: boolean;
+  /**
+   * The opening is a word (`functools`): it opens only where no letter, digit or `_` stands
+   * right before it (`my_functools[` is another word).
+   */
+  wordStart?: boolean;
   stream(sink: BlockSink, limits: BlockLimits): BlockStream;
 }
 

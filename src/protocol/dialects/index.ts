@@ -1,8 +1,10 @@
 import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
+import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
 import { deepseek } from './deepseek.js';
 import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
+import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
@@ -14,6 +16,7 @@ import { lfm2, llama4, olmo3, olmo3Stream } from './python-calls.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { tagcall } from './tagcall.js';
+import { xlam } from './xlam.js';
 
 export type { BlockReader, BlockSink, BlockStream } from './block.js';
 export { BlockStatus } from './block.js';
@@ -44,6 +47,9 @@ export const DIALECT_VALUES = {
   gemma4: 'gemma',
   llama4: 'python',
   functionary: 'json',
+  functools: 'json',
+  apertus: 'json',
+  xlam: 'json',
   cline: 'text',
 } as const;
 
@@ -122,8 +128,10 @@ export function isDialect(name: unknown): name is Dialect | 'auto' {
 /**
  * The block readers for a dialect: `tagcall`'s `<tool>`, or another family's openings. `auto`
  * reads every dialect, each block by its own opening tag, but for Llama 3's
- * bare `{"name": …}` line (replies hold JSON data: name `llama3-json` to read it); Cline's
- * tags need the tool names.
+ * bare `{"name": …}` line and xLAM's bare `[{"name": …}]` list (replies hold JSON data: name
+ * `llama3-json` or `xlam` to read them), functionary's and Llama 4's openings, and the word
+ * `functools` (a word opening costs `auto` a third of its speed on prose); Cline's tags need
+ * the tool names.
  */
 export function blockReaders(
   dialect: Dialect | 'auto',
@@ -175,6 +183,12 @@ export function blockReaders(
       return [llama4];
     case 'functionary':
       return [functionaryTag, functionaryRecipient, functionaryFirstCall];
+    case 'functools':
+      return [functools];
+    case 'apertus':
+      return [apertus];
+    case 'xlam':
+      return [xlam];
     case 'cline':
       return cline;
     case 'auto':
@@ -196,6 +210,7 @@ export function blockReaders(
         harmonyChannel,
         harmonyHeaderTail,
         gemma4,
+        apertus,
         toolCallAuto,
         qwen3CoderBare,
         ...cline,

@@ -68,6 +68,12 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
     case 'functionary':
       return `<function=${name}>${json}</function>`;
+    case 'functools':
+      return ` functools[${JSON.stringify({ name, arguments: args })}]`;
+    case 'xlam':
+      return `[${JSON.stringify({ name, arguments: args })}]`;
+    case 'apertus':
+      return `<|tools_prefix|>[${JSON.stringify({ [name]: args })}]<|tools_suffix|>`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':

@@ -1,0 +1,27 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import type { BlockReader } from './block.js';
+
+const APERTUS: BodyForm = {
+  format: 'apertus',
+  kind: 'calls',
+  open: '<|tools_prefix|>',
+  close: '<|tools_suffix|>',
+  closeIsToken: true,
+  syntax: Syntax.Json,
+  nameKeyed: true,
+};
+
+/**
+ * Swiss AI Apertus' form, as its template writes it: `<|tools_prefix|>[{"get_weather":
+ * {"city": "Paris"}}, …]<|tools_suffix|>`, a JSON list whose every object is one call, the
+ * tool's name as its key and the arguments as its value. Both markers are special tokens:
+ * the block opens anywhere, and a string cannot hold its close. Its thinking,
+ * `<|inner_prefix|>` … `<|inner_suffix|>`, is read as thinking in every dialect.
+ */
+export const apertus: BlockReader = {
+  open: APERTUS.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(APERTUS, sink, limits),
+};

@@ -1,0 +1,33 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import { type BlockReader, confirmedBy } from './block.js';
+
+const FUNCTOOLS: BodyForm = {
+  format: 'functools',
+  kind: 'calls',
+  open: 'functools',
+  close: '',
+  syntax: Syntax.Json,
+};
+
+/**
+ * After `functools`: a list whose first item is an object. The word is Python's module, not a
+ * special token (FireFunction v2 is a Llama 3 tokenizer), so `functools.partial`, `import
+ * functools` and `functools[0]` stay text.
+ */
+const listHead = confirmedBy(/[ \t]*\[\s*\{/y, /^[ \t]*(?:\[\s*)?$/);
+
+/**
+ * FireFunction v2's and Phi-4-mini's form: `functools[{"name": …, "arguments": {…}}, …]`, the
+ * calls as a JSON list after the word `functools`, with no closing marker (the list's end ends
+ * it). FireFunction's template writes it after the reply's text (`text functools[…]`), so it
+ * opens mid-line where its list confirms it.
+ */
+export const functools: BlockReader = {
+  open: FUNCTOOLS.open,
+  lineStart: listHead,
+  midLine: listHead,
+  wordStart: true,
+  stream: (sink, limits) => new BodyReader(FUNCTOOLS, sink, limits),
+};

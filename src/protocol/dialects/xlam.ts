@@ -1,0 +1,37 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import { type BlockReader, confirmedBy } from './block.js';
+
+const XLAM: BodyForm = {
+  format: 'xlam',
+  kind: 'calls',
+  open: '[',
+  openIsBody: true,
+  close: '',
+  syntax: Syntax.Json,
+  // A list of objects with a "name" is data as often as calls: each needs its arguments.
+  bareObject: true,
+};
+
+/** `[` then a first object whose first key is `name` (in either quote). */
+const callListHead = confirmedBy(
+  /\s*\{\s*(["'])name\1\s*:/y,
+  /^\s*(?:\{\s*(?:(["'])(?:n(?:a(?:m(?:e(?:\1\s*)?)?)?)?)?)?)?$/,
+);
+
+/**
+ * Salesforce xLAM-2's form: the reply is a JSON list of calls, `[{"name": …, "arguments":
+ * {…}}, …]`, with no marker around it, as its template writes a turn that calls; models
+ * also put it in a ```json fence, or after their thinking. It opens where `[` and an object
+ * whose first key is `name` begin (a line start, mid-line, or a fence's first line), and each
+ * object is a call only with its `arguments` (or `parameters`). `auto` does not read it: a
+ * reply showing JSON data would be a call.
+ */
+export const xlam: BlockReader = {
+  open: XLAM.open,
+  lineStart: callListHead,
+  midLine: callListHead,
+  inFence: true,
+  stream: (sink, limits) => new BodyReader(XLAM, sink, limits),
+};
