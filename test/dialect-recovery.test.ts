@@ -541,6 +541,23 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
     expect(prose).toBe('\nDone.');
   });
 
+  it('a word start is seen across a held-back chunk (found by the family-grammar sampler)', () => {
+    // `<'` is held back (a tag may begin), and emitted whole: the `'` before `functools` is
+    // in the buffer, not before it.
+    const chunks = ['r', "<'", 'funct', 'ools[{"name": "f", "arguments": {}}]'];
+    const calls: string[] = [];
+    const parser = createParser({
+      dialect: 'functools',
+      onEvent: (e) => {
+        if (e.type === 'tool-end') calls.push(e.call.toolName);
+      },
+    });
+    for (const chunk of chunks) parser.feed(chunk);
+    parser.end();
+    expect(calls).toEqual(['f']);
+    expect(read(chunks.join(''), functools).calls.map((c) => c.toolName)).toEqual(['f']);
+  });
+
   it('the word functools in prose or code is text', () => {
     const text =
       'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\nmy_functools[{"name": "f", "arguments": {}}] is another word.\n';

@@ -727,7 +727,12 @@ export class Scanner implements Parser {
         if (
           table.anywhereWordFirst.length > 0 &&
           holdsAny(chunk, table.anywhereWordFirst) &&
-          holdsWord(chunk, table.anywhereWords, this.#before)
+          holdsWord(
+            chunk,
+            table.anywhereWords,
+            // The buffer, all of it decided, may still hold the character before the chunk.
+            this.#buf.length > 0 ? this.#buf.charCodeAt(this.#buf.length - 1) : this.#before,
+          )
         )
           return false;
       }
