@@ -63,7 +63,7 @@ function vocabularyFor(dialect: Dialect) {
 }
 
 // The `<tool>` protocol, and families in their own formats (`serve --dialect D --grammar llama.cpp`).
-describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes', 'gpt-oss'] as const)(
+describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as const)(
   'grammars through the proxy, sampled by llama.cpp: %s',
   (dialect) => {
     let sampler: GrammarSampler;

@@ -4,7 +4,7 @@
  * with --source and --first-line does too; `stats --merge` of the parts is the whole's stats;
  * folders are read in byte order. The CLI runs as a child process.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,5 +159,64 @@ describe('a folder is read in byte order', () => {
       .split('\n')
       .map((l) => JSON.parse(l).source.slice(folder.length + 1));
     expect(sources).toEqual(['B.txt', '_.txt', 'a.txt', 'b.txt', 'z.txt', 'é.txt']);
+  });
+});
+
+describe('tagcall parse --files-from: a long-lived worker handed paths', () => {
+  const call = (name: string) =>
+    `<tool>\n<tool_name>${name}</tool_name>\n<arguments></arguments>\n</tool>\n`;
+
+  it('reads each path as its line comes, before the list ends; a missing one is reported, the rest read', async () => {
+    const first = join(dir, 'first.txt');
+    const second = join(dir, 'second.txt');
+    writeFileSync(first, call('first'));
+    writeFileSync(second, `Before.\n${call('second')}`);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'parse', '--files-from', '-', '--jobs', '1'],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    const firstLine = new Promise<string>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d;
+        if (stdout.includes('\n')) resolve(stdout);
+      });
+    });
+    child.stdin.write(`${first}\n`);
+    // The first file's finding comes while the list is still open.
+    expect(JSON.parse(await firstLine)).toMatchObject({ source: first, tool_name: 'first' });
+    child.stdin.end(`\n${join(dir, 'missing.txt')}\r\n${second}\n`);
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.source, r.tool_name, r.line])).toEqual([
+      [first, 'first', 1],
+      [second, 'second', 2],
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('missing.txt: ENOENT');
+  });
+
+  it('from a file too, and with stats; refused beside paths, a part flag or another format', () => {
+    const list = join(dir, 'list.txt');
+    const a = join(dir, 'a-list.txt');
+    writeFileSync(a, call('x') + call('y'));
+    writeFileSync(list, `${a}\n`);
+    const stats = tagcall(['stats', '--files-from', list, '--json']);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout.toString()).calls).toBe(2);
+    for (const args of [
+      ['parse', '--files-from', list, a],
+      ['parse', '--files-from', list, '--range', '0:2'],
+      ['parse', '--files-from', list, '--format', 'json'],
+    ])
+      expect(tagcall(args).code, args.join(' ')).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
+import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import picomatch from 'picomatch';
 import {
@@ -23,6 +25,8 @@ import { readChunks } from './read-chunks.js';
 
 export interface MineSettings {
   sources: readonly string[];
+  /** A file (or `-`, standard input) naming the paths to read, one a line, read as they come. */
+  filesFrom?: string;
   /** One input read in part or under another name (see the --range, --source, --first-line flags). */
   part?: { range?: { start: number; end: number }; firstLine?: number; source?: string };
   /** Which files of a directory are read (picomatch, relative to it). Default: all. */
@@ -75,6 +79,48 @@ export async function collectFiles(
     else files.push({ path: source, size: info.size });
   }
   return files;
+}
+
+/**
+ * The files named one a line in `list` (`-`: standard input), each yielded as its line comes
+ * (a worker handed paths over time starts on each at once); directories walked as arguments
+ * are. A path that cannot be read is reported to `fail` and skipped.
+ */
+async function* filesNamedIn(
+  list: string,
+  glob: string | undefined,
+  fail: (path: string, message: string) => void,
+): AsyncGenerator<InputFile> {
+  const input = list === '-' ? process.stdin : createReadStream(list);
+  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    const path = line.trim();
+    if (path === '') continue;
+    try {
+      yield* await collectFiles([path], glob);
+    } catch (error) {
+      fail(path, (error as Error).message);
+    }
+  }
+}
+
+/** One input read in part or under another name: `--range`, `--source`, `--first-line`. */
+async function readInPart(files: InputFile[], part: MineSettings['part']): Promise<void> {
+  if (part !== undefined && files.length === 1) {
+    const [file] = files;
+    if (part.source !== undefined) file.name = part.source;
+    if (part.firstLine !== undefined) file.firstLine = part.firstLine;
+    if (part.range !== undefined) {
+      if (!(await isJsonl(file.path)))
+        throw new CliError(
+          `--range splits a JSONL log (one record a line); ${file.path} is not one (read it whole)`,
+        );
+      const range = await recordRange(file.path, part.range.start, part.range.end);
+      file.range = { start: range.start, end: range.end };
+      file.firstLine = range.firstLine;
+      file.size = Math.max(0, range.end - range.start + 1);
+    }
+  } else if (part?.range !== undefined)
+    throw new CliError('--range reads a part of one file, not of a folder');
 }
 
 /** Whether the file's first line is a JSONL record (read up to 1 MiB of it). */
@@ -198,30 +244,6 @@ export interface WorkerSetup {
  * file it is the file's order.
  */
 export async function mine(settings: MineSettings): Promise<TranscriptStats> {
-  const files = await collectFiles(settings.sources, settings.glob);
-  const part = settings.part;
-  if (part !== undefined && files.length === 1) {
-    const [file] = files;
-    if (part.source !== undefined) file.name = part.source;
-    if (part.firstLine !== undefined) file.firstLine = part.firstLine;
-    if (part.range !== undefined) {
-      if (!(await isJsonl(file.path)))
-        throw new CliError(
-          `--range splits a JSONL log (one record a line); ${file.path} is not one (read it whole)`,
-        );
-      const range = await recordRange(file.path, part.range.start, part.range.end);
-      file.range = { start: range.start, end: range.end };
-      file.firstLine = range.firstLine;
-      file.size = Math.max(0, range.end - range.start + 1);
-    }
-  } else if (part?.range !== undefined)
-    throw new CliError('--range reads a part of one file, not of a folder');
-  const total = createStats();
-  const progress = createProgress(
-    settings.progress,
-    files.reduce((n, f) => n + f.size, 0),
-  );
-  const jobs = Math.max(1, Math.min(settings.jobs ?? cpus().length, files.length));
   const failures: string[] = [];
   // The reader of the output went away (`| head`): stop reading, quietly, as `cat` does.
   let outputClosed = false;
@@ -229,6 +251,28 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
     if (code === 'EPIPE') outputClosed = true;
     else failures.push(`${path}: ${message}`);
   };
+  let files: AsyncIterator<InputFile> | Iterator<InputFile>;
+  let size = 0;
+  let count = Number.POSITIVE_INFINITY;
+  if (settings.filesFrom !== undefined) {
+    files = filesNamedIn(settings.filesFrom, settings.glob, (path, message) =>
+      fail(path, message, undefined),
+    );
+  } else {
+    const list = await collectFiles(settings.sources, settings.glob);
+    await readInPart(list, settings.part);
+    files = list[Symbol.iterator]();
+    size = list.reduce((n, f) => n + f.size, 0);
+    count = list.length;
+  }
+  const nextFile = async (): Promise<InputFile | undefined> => {
+    if (outputClosed) return undefined;
+    const next = await files.next();
+    return next.done === true ? undefined : next.value;
+  };
+  const total = createStats();
+  const progress = createProgress(settings.progress, size);
+  const jobs = Math.max(1, Math.min(settings.jobs ?? cpus().length, count));
   try {
     if (jobs === 1) {
       const out = process.stdout;
@@ -239,8 +283,7 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
         if (outputClosed) throw Object.assign(new Error('output closed'), { code: 'EPIPE' });
         if (!out.write(text)) await drained(out);
       };
-      for (const file of files) {
-        if (outputClosed) break;
+      for (let file = await nextFile(); file !== undefined; file = await nextFile()) {
         const stats = createStats();
         try {
           await scanFile(file, settings.scan, settings.mode, stats, write, progress);
@@ -250,7 +293,6 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
         mergeStats(total, stats);
       }
     } else {
-      const queue = [...files];
       const setup: WorkerSetup = {
         options: settings.scan,
         mode: settings.mode,
@@ -268,13 +310,14 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
                 fail(message.path, message.message, message.code);
               } else {
                 if (message.stats !== null) mergeStats(total, message.stats);
-                const next = outputClosed ? undefined : queue.shift();
-                worker.postMessage(
-                  (next === undefined
-                    ? { type: 'stop' }
-                    : { type: 'file', file: next }) satisfies ToWorker,
-                );
-                if (next === undefined) resolve();
+                nextFile().then((next) => {
+                  worker.postMessage(
+                    (next === undefined
+                      ? { type: 'stop' }
+                      : { type: 'file', file: next }) satisfies ToWorker,
+                  );
+                  if (next === undefined) resolve();
+                }, reject);
               }
             });
             worker.on('error', reject);

@@ -13,6 +13,7 @@ export const MINING_FLAGS = {
   range: { type: 'string' },
   source: { type: 'string' },
   'first-line': { type: 'string' },
+  'files-from': { type: 'string' },
 } as const;
 
 export const MINING_USAGE = `  --dialect D           tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')}, or auto
@@ -27,12 +28,23 @@ export const MINING_USAGE = `  --dialect D           tagcall (default), ${DIALEC
                         whole file's): a shard for a cluster's worker
   --source NAME         the name findings give their source (default: the path, <stdin>)
   --first-line N        the line number of standard input's first line in the file it was cut
-                        from (default 1), so that lines and ids are that file's`;
+                        from (default 1), so that lines and ids are that file's
+  --files-from FILE     the paths to read, one a line (- for standard input), each read as it
+                        comes: a long-lived worker that is handed files; writes ndjson`;
 
 /** The sources and scan settings of `parse` and `stats`. */
 export function miningSettings({ values, positionals }: Flags<typeof MINING_FLAGS>, usage: string) {
   const sources = [...positionals];
-  if (sources.length === 0) {
+  const filesFrom = values['files-from'];
+  if (filesFrom !== undefined) {
+    if (sources.length > 0)
+      throw new UsageError('--files-from names the paths to read: give no PATH besides it', usage);
+    for (const flag of ['range', 'source', 'first-line'] as const)
+      if (values[flag] !== undefined)
+        throw new UsageError(`--${flag} reads one input; it does not go with --files-from`, usage);
+    if (filesFrom === '-' && process.stdin.isTTY)
+      throw new UsageError('--files-from -: standard input is a terminal', usage);
+  } else if (sources.length === 0) {
     if (process.stdin.isTTY)
       throw new UsageError('no PATH given and standard input is a terminal', usage);
     sources.push('-');
@@ -56,6 +68,7 @@ export function miningSettings({ values, positionals }: Flags<typeof MINING_FLAG
     throw new UsageError('--source names one input: give one PATH (or -)', usage);
   return {
     sources,
+    filesFrom,
     part: { range, firstLine, source: values.source },
     glob: values.glob,
     jobs: positiveInteger(values.jobs, '--jobs', usage),

@@ -106,8 +106,11 @@ export const parseCommand = defineCommand({
     const asked = oneOf(values.format, OUTPUT_FORMATS, '--format', usage);
     const { range, firstLine, source } = settings.part;
     const inPart = range !== undefined || firstLine !== undefined || source !== undefined;
-    if (inPart && asked !== undefined && asked !== 'ndjson')
-      throw new UsageError('--range, --source and --first-line write --format ndjson', usage);
+    if ((inPart || settings.filesFrom !== undefined) && asked !== undefined && asked !== 'ndjson')
+      throw new UsageError(
+        '--range, --source, --first-line and --files-from write --format ndjson',
+        usage,
+      );
     const single = settings.sources.length === 1 && !hasDirectory;
     // One file of model output is one reply; one file that is a transcript is read as one.
     const format =
