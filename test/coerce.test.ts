@@ -218,3 +218,21 @@ describe('strings written as literals', () => {
     expect(seen).toEqual(['', null]);
   });
 });
+
+describe('JSON written escaped', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { todos: { type: 'array' }, note: { type: 'string' } },
+  };
+  it('a list written as escaped JSON (every quote escaped) is read one level unescaped', () => {
+    expect(
+      coerceArguments(
+        { todos: '[{\\"id\\": \\"1\\", \\"task\\": \\"C:\\\\\\\\Users\\"}]', note: '[{\\"a\\"}]' },
+        schema,
+      ),
+    ).toEqual({ todos: [{ id: '1', task: 'C:\\Users' }], note: '[{\\"a\\"}]' });
+  });
+  it('JSON with a plain quote in it is not escaped JSON', () => {
+    expect(coerceArguments({ todos: '["a \\"b\\""]' }, schema)).toEqual({ todos: ['a "b"'] });
+  });
+});

@@ -742,3 +742,36 @@ describe('xLAM (a bare JSON list of calls)', () => {
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
   });
 });
+
+describe('GLM replies logged escaped (sglang test_array_argument_with_escaped_json)', () => {
+  it('values of a reply escaped as in a JSON string are unescaped as they stream, with the warning', () => {
+    const text =
+      '<tool_call>write\\n<arg_key>content</arg_key>\\n<arg_value>line 1\\nsaid \\"hi\\" \\\\ a < b && c \\u00e9</arg_value>\\n</tool_call>';
+    const whole = read(text, { dialect: 'glm' });
+    expect(whole.calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { content: 'line 1\nsaid "hi" \\ a < b && c é' },
+    ]);
+    // Each escaped separator says so (the call's header, the value's opening, the close).
+    expect(new Set(whole.warnings.map((w) => w.code))).toEqual(new Set(['stray-text']));
+    expect(whole.warnings[0].message).toMatch(/values unescaped/);
+    // The same in 1-character chunks: an escape cut anywhere waits for its rest.
+    const calls: unknown[] = [];
+    const parser = createParser({
+      dialect: 'glm',
+      onEvent: (e) => {
+        if (e.type === 'tool-end') calls.push({ ...e.call.arguments });
+      },
+    });
+    for (const c of text) parser.feed(c);
+    parser.end();
+    expect(calls).toEqual([{ content: 'line 1\nsaid "hi" \\ a < b && c é' }]);
+  });
+
+  it('a reply written plainly keeps its backslashes', () => {
+    const text =
+      '<tool_call>write\n<arg_key>content</arg_key>\n<arg_value>C:\\Users\\n \\"q\\"</arg_value>\n</tool_call>';
+    expect(read(text, { dialect: 'glm' }).calls[0].arguments).toEqual({
+      content: 'C:\\Users\\n \\"q\\"',
+    });
+  });
+});

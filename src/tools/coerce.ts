@@ -61,6 +61,20 @@ function parseJson(text: string): JsonValue | undefined {
   return read.ok ? read.value : undefined;
 }
 
+/**
+ * JSON text written escaped, as inside a JSON string (`[{\"id\": \"1\"}]`: GLM-4.6 and 4.7
+ * write a list argument so at times, and SGLang reads it): every quote in it escaped. The text
+ * one level unescaped, or undefined when it is not so written.
+ */
+function unescapedJson(text: string): string | undefined {
+  if (!text.includes('\\"') || /(?:^|[^\\])"/.test(text)) return undefined;
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -82,7 +96,8 @@ export function writtenAs(format: CallFormat | undefined): WrittenAs {
  * Turns what XML gives (strings, nested objects, repeated elements) into what the schema
  * asks for, before validation: numbers and booleans from text, lists from single elements or
  * wrapper elements, objects and lists from JSON text, null from an empty element, enums
- * matched after trimming. What cannot be coerced is left as it is for validation to report.
+ * matched after trimming, JSON text written escaped (`[{\"id\": 1}]`) read one level
+ * unescaped. What cannot be coerced is left as it is for validation to report.
  * A string written as a literal (`"label": ""`) stays a string where the schema allows one:
  * only text reads as null when empty or `null`.
  */
@@ -113,7 +128,7 @@ export function coerceValue(
     if (allowed.includes('boolean') && /^(true|false)$/i.test(text))
       return text.toLowerCase() === 'true';
     if ((allowed.includes('object') || allowed.includes('array')) && /^[[{]/.test(text)) {
-      const parsed = parseJson(text);
+      const parsed = parseJson(unescapedJson(text) ?? text);
       if (parsed !== undefined && !allowed.includes('string'))
         return coerceValue(parsed, schema, written);
     }

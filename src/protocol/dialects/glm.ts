@@ -4,7 +4,7 @@ import type { BlockReader } from './block.js';
 
 /** What GLM's readers say of `\n` written as two characters between its tags. */
 const ESCAPED =
-  'literal \\n escapes stand between the tags (a reply logged with its newlines escaped); read as newlines';
+  'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped';
 
 const FORM: MarkupForm = {
   format: 'glm',
@@ -17,6 +17,7 @@ const FORM: MarkupForm = {
       '<tool_call>',
       /<tool_call>[ \t]{0,64}([^\s<>{}[\]"\\]{1,256})((?:[ \t]|\\[nrt]){0,64})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
       (match) => (match[2].includes('\\') ? ESCAPED : undefined),
+      (match) => match[2].includes('\\'),
     ),
     close: '</tool_call>',
     closeInValue: 'next-call',
@@ -34,6 +35,7 @@ const FORM: MarkupForm = {
           : /^(?:\s|\\[nrt])*$/.test(match[2])
             ? ESCAPED
             : 'text between </arg_key> and <arg_value> is ignored',
+      (match) => /\\[nrt]/.test(match[2]) && /^(?:\s|\\[nrt])*$/.test(match[2]),
     ),
     close: () => '</arg_value>',
     unclosed: '<arg_value> was not closed with </arg_value>',

@@ -8,6 +8,11 @@ export interface OpeningTag {
   length: number;
   /** It was read past text that does not belong in it: a `stray-text` warning says this. */
   stray?: string;
+  /**
+   * The reply was logged with its text escaped as in a JSON string (`\n` for newlines between
+   * tags): the call's values are unescaped as they are read.
+   */
+  escaped?: boolean;
 }
 
 /** Reads an opening tag at `at`: the tag, null when there is none, `partial` when `s` ends first. */
@@ -107,6 +112,7 @@ export function namedOpening(
   prefix: string,
   pattern: RegExp,
   stray?: (match: RegExpExecArray) => string | undefined,
+  escaped?: (match: RegExpExecArray) => boolean,
 ): OpeningReader {
   return (s, at, final) => {
     const starts = startsWithAt(s, at, prefix);
@@ -118,6 +124,7 @@ export function namedOpening(
     const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
     const message = stray?.(match);
     if (message !== undefined) opening.stray = message;
+    if (escaped?.(match) === true) opening.escaped = true;
     return opening;
   };
 }

@@ -109,6 +109,8 @@ export class MarkupReader implements BlockStream {
   #lineStart = true;
   /** The open value's text as its form reads it (literal forms), and where it began. */
   #value: StreamedValue | null = null;
+  /** The open call was written escaped (`OpeningTag.escaped`): its values are unescaped. */
+  #escaped = false;
   #valueAt = 0;
   #field = '';
   #fieldAt = 0;
@@ -276,6 +278,7 @@ export class MarkupReader implements BlockStream {
 
   #clearCall(): void {
     this.#args = null;
+    this.#escaped = false;
     this.#treeOpen = false;
     this.#containerOpen = false;
     this.#sawChild = false;
@@ -303,6 +306,7 @@ export class MarkupReader implements BlockStream {
       server: fields ? undefined : 'local',
     };
     this.#call = call;
+    if (opening.escaped === true) this.#escaped = true;
     if (opening.stray !== undefined) this.#warn('stray-text', opening.stray, this.#offset + lt);
     if (toolName !== '') this.#sink.name(call.id, toolName);
     this.#lineStart = false;
@@ -551,6 +555,7 @@ export class MarkupReader implements BlockStream {
     if (opening === 'partial') return wait(lt);
     if (opening !== null) {
       if (opening.stray !== undefined) this.#warn('stray-text', opening.stray, this.#offset + lt);
+      if (opening.escaped === true) this.#escaped = true;
       this.#openParameter(opening.name, this.#offset + lt);
       return lt + opening.length;
     }
@@ -681,7 +686,7 @@ export class MarkupReader implements BlockStream {
         at,
       );
     const text = this.#form.text;
-    this.#value = new StreamedValue(text === 'xml' ? 'verbatim' : text(key));
+    this.#value = new StreamedValue(text === 'xml' ? 'verbatim' : text(key), this.#escaped);
     this.#valueAt = at;
     this.#lineStart = true;
     this.#state = State.Value;

@@ -9,6 +9,18 @@ export type ValueText = 'verbatim' | 'newlines' | 'trim';
 
 const isTrimmed = (c: string) => /\s/.test(c);
 
+/** What a JSON string's one-character escapes stand for. */
+const JSON_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+};
+
 /**
  * A value read as it is written: `write` takes the text in order, `text` what has been
  * decided of it since the last call (the part a closing tag can no longer take away), and
@@ -25,9 +37,23 @@ export class StreamedValue {
   /** The whole value so far (decided parts), for the call's arguments. */
   #value = '';
 
-  constructor(private readonly mode: ValueText) {}
+  /** With `escaped`: the end of the text written so far that may begin an escape (`\`, `\u00`). */
+  #escape = '';
 
-  write(text: string): void {
+  /**
+   * `escaped`: the text is escaped as in a JSON string (a reply logged so): `\"`, `\\`, `\n`,
+   * `\t`, `\r`, `\/`, `\uXXXX` are read as what they stand for; any other backslash as written.
+   */
+  constructor(
+    private readonly mode: ValueText,
+    private readonly escaped = false,
+  ) {}
+
+  write(written: string): void {
+    this.#writeText(this.escaped ? this.#unescape(written, false) : written);
+  }
+
+  #writeText(text: string): void {
     if (text === '') return;
     switch (this.mode) {
       case 'verbatim':
@@ -91,8 +117,44 @@ export class StreamedValue {
     return out;
   }
 
+  /** One level of JSON string escapes taken off; `end`: no more text follows. */
+  #unescape(text: string, end: boolean): string {
+    const s = this.#escape + text;
+    this.#escape = '';
+    let out = '';
+    let from = 0;
+    for (let i = s.indexOf('\\'); i !== -1; i = s.indexOf('\\', from)) {
+      out += s.slice(from, i);
+      const next = s[i + 1];
+      if (next === undefined || (next === 'u' && i + 6 > s.length)) {
+        if (end) {
+          out += s.slice(i);
+          from = s.length;
+        } else {
+          this.#escape = s.slice(i);
+          from = s.length;
+        }
+        break;
+      }
+      const hex = next === 'u' ? s.slice(i + 2, i + 6) : '';
+      const simple = JSON_ESCAPES[next];
+      if (simple !== undefined) {
+        out += simple;
+        from = i + 2;
+      } else if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        from = i + 6;
+      } else {
+        out += `\\${next}`;
+        from = i + 2;
+      }
+    }
+    return out + s.slice(from);
+  }
+
   /** The value ends: the rest of the text (a lone `\r` held by `newlines` belongs to it). */
   close(): string {
+    if (this.escaped && this.#escape !== '') this.#writeText(this.#unescape('', true));
     const rest = this.#out + (this.#held === '\r' ? '\r' : '');
     this.#out = '';
     this.#held = '';
