@@ -11,9 +11,11 @@ const schemas = new Map(TOOLS.map((t) => [t.name as string, t.parameters as Json
 /**
  * Forms `auto` does not read, because prose writes them too (docs/dialects.md): Llama 3's bare
  * `{"name": …}` line, Llama 4's `[f(…)]` list, functionary's `>>>name` and `<function=name>{`,
- * xLAM's bare JSON list. There `auto` must read text, never a call of another family.
+ * xLAM's bare JSON list, FireFunction v2's `functools[…]` (a word: kept out for speed). There
+ * `auto` must read text, never a call of another family.
  */
 const OUTSIDE_AUTO = new Set([
+  'firefunction-v2',
   'llama-3.3',
   'llama4-pythonic',
   'functionary-v3.1',
