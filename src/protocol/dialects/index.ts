@@ -8,7 +8,21 @@ import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
-import { commandR7b, granite, granite31, hermes, hermesStream, jamba, nemotron } from './hermes.js';
+import {
+  commandR7b,
+  granite,
+  granite31,
+  hermes,
+  hermesBare,
+  hermesFunctionName,
+  hermesFunctionNameAuto,
+  hermesFunctionTag,
+  hermesStream,
+  hermesWrapped,
+  hermesWrappedAuto,
+  jamba,
+  nemotron,
+} from './hermes.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
@@ -158,7 +172,7 @@ export function blockReaders(
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
-      return [hermes];
+      return [hermes, ...hermesWrapped, hermesFunctionTag, hermesFunctionName, hermesBare];
     case 'nemotron':
       return [nemotron];
     case 'command-r7b':
@@ -213,6 +227,8 @@ export function blockReaders(
         apertus,
         toolCallAuto,
         qwen3CoderBare,
+        ...hermesWrappedAuto,
+        hermesFunctionNameAuto,
         ...cline,
       ];
   }
