@@ -891,3 +891,57 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
     }
   });
 });
+
+describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
+  const internlm = { dialect: 'internlm' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it('text, then each call in its own block, "parameters" or "arguments" (internlm, auto)', () => {
+    const code = 'if (a < b && c) { s = "</tool_call>]}"; }';
+    const text = `Sure, I will check.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Zürich 🎉", "days": 3}}<|action_end|><|action_start|><|plugin|>\n{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}<|action_end|>`;
+    for (const dialect of ['internlm', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['internlm', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['internlm', 'write_file', { path: 'a.ts', content: code, note: '' }],
+      ]);
+      expect(result.text).toBe('Sure, I will check.');
+    }
+  });
+
+  it('the code interpreter, and the markers without a call, stay text', () => {
+    for (const text of [
+      '<|action_start|><|interpreter|>\n```python\nprint(1)\n```<|action_end|>',
+      'I use <|action_start|> tokens.',
+    ]) {
+      const result = read(text, internlm);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+
+  it('a call cut short, or cut by its close token inside a string, is no call; unclosed at the end is one', () => {
+    const cut = read('<|action_start|><|plugin|>{"name": "func", "parameters": {', internlm);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const token = read(
+      '<|action_start|><|plugin|>{"name": "f", "parameters": {"a": "x<|action_end|>y"}}<|action_end|>',
+      internlm,
+    );
+    expect(token.calls).toEqual([]);
+    expect(token.errors).toHaveLength(1);
+    const notJson = read('<|action_start|><|plugin|>not json<|action_end|>', internlm);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.text).toBe('<|action_start|><|plugin|>not json<|action_end|>');
+    const unclosed = read(
+      '<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": 1}}',
+      internlm,
+    );
+    expect(callsOf(unclosed)).toEqual([['internlm', 'f', { a: 1 }]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+  });
+});

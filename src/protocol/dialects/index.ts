@@ -23,6 +23,7 @@ import {
   jamba,
   nemotron,
 } from './hermes.js';
+import { internlm } from './internlm.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
@@ -64,6 +65,7 @@ export const DIALECT_VALUES = {
   functools: 'json',
   apertus: 'json',
   xlam: 'json',
+  internlm: 'json',
   cline: 'text',
 } as const;
 
@@ -203,6 +205,8 @@ export function blockReaders(
       return [apertus];
     case 'xlam':
       return [xlam];
+    case 'internlm':
+      return [internlm];
     case 'cline':
       return cline;
     case 'auto':
@@ -225,6 +229,7 @@ export function blockReaders(
         harmonyHeaderTail,
         gemma4,
         apertus,
+        internlm,
         toolCallAuto,
         qwen3CoderBare,
         ...hermesWrappedAuto,
