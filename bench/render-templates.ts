@@ -336,6 +336,15 @@ const TEMPLATES = [
     // `{type, function}` wrappers (llama.cpp hands it them so).
     plainTools: true,
   },
+  {
+    label: 'internlm2',
+    dialect: 'internlm',
+    file: 'internlm2.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+    // It concatenates `arguments | string`: OpenAI's JSON string, written as it is.
+    jsonArguments: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */

@@ -775,3 +775,206 @@ describe('GLM replies logged escaped (sglang test_array_argument_with_escaped_js
     });
   });
 });
+
+describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", () => {
+  const hermes = { dialect: 'hermes' } as const;
+  // A value with the wrappers' own closing tags, code with < and &, unicode, and an empty one.
+  const code = 'if (a < b && c) { s = "</response></json></function></tools>```"; }';
+  const args = { path: 'a.ts', content: code, note: 'Zürich 🎉', empty: '' };
+  const call = JSON.stringify({ name: 'write_file', arguments: args });
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const wrappers = ['function_call', 'tools', 'response', 'json', 'xml', 'JSON', 'tool'];
+
+  it('<tag>{"name": …, "arguments": …}</tag> for each tag llama.cpp accepts, with a warning', () => {
+    for (const tag of wrappers) {
+      const text = `<${tag}>\n  ${call}\n</${tag}>`;
+      const result = read(text, hermes);
+      expect(result.errors, text).toEqual([]);
+      expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
+      expect(result.text, text).toBe('');
+      expect(result.calls[0].raw, text).toBe(text);
+      expect(
+        result.warnings.map((w) => [w.code, w.callId, w.offset]),
+        text,
+      ).toEqual([['missing-wrapper', 'call_0', 0]]);
+      expect(result.warnings[0].message, text).toContain('<tool_call>');
+    }
+  });
+
+  it("a wrapper after the reply's text, mid-line, and several one after another", () => {
+    const text = `Let me write it. <response>${call}</response>\n<json>{"name": "now", "arguments": {}}</json>\nDone.`;
+    const result = read(text, hermes);
+    expect(result.errors).toEqual([]);
+    expect(callsOf(result)).toEqual([
+      ['hermes', 'write_file', args],
+      ['hermes', 'now', {}],
+    ]);
+    expect(result.text).toBe('Let me write it. \n\nDone.');
+    expect(result.warnings.map((w) => [w.code, w.callId])).toEqual([
+      ['missing-wrapper', 'call_0'],
+      ['missing-wrapper', 'call_1'],
+    ]);
+  });
+
+  it('<function=name>{arguments}</function> and <function name="name">{arguments}</function>', () => {
+    const body = JSON.stringify(args);
+    for (const text of [
+      `<function=write_file>${body}</function>`,
+      `<function name="write_file">\n${body}\n</function>`,
+      `I'll write it.<function=write_file>${body}</function>`,
+    ]) {
+      const result = read(text, hermes);
+      expect(result.errors, text).toEqual([]);
+      expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
+      expect(
+        result.warnings.map((w) => [w.code, w.callId]),
+        text,
+      ).toEqual([['missing-wrapper', 'call_0']]);
+    }
+  });
+
+  it('a fence holding only the call object, and the object alone on its line', () => {
+    for (const [text, prose] of [
+      [`\`\`\`json\n${call}\n\`\`\``, '```json\n\n```'],
+      [`\`\`\`xml\n<response>\n${call}\n</response>\n\`\`\``, '```xml\n\n```'],
+      [`Here it is:\n\`\`\`\n  ${call}\n\`\`\`\nDone.`, 'Here it is:\n```\n  \n```\nDone.'],
+      [`This writes it:\n${call}`, 'This writes it:\n'],
+      [`{\n  "name": "write_file", "arguments": ${JSON.stringify(args)}}`, ''],
+    ]) {
+      const result = read(text, hermes);
+      expect(result.errors, text).toEqual([]);
+      expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
+      expect(result.text, text).toBe(prose);
+      expect(
+        result.warnings.map((w) => w.code),
+        text,
+      ).toEqual(['missing-wrapper']);
+    }
+  });
+
+  it('what is no Hermes call stays text: other JSON, other content, a name without arguments', () => {
+    for (const text of [
+      '<response>Hello</response>',
+      '<json>{"a": 1}</json>',
+      '<tools>\n{"type": "function", "function": {"name": "f"}}\n</tools>',
+      'Call <function=f> with JSON.',
+      '```json\n{"example": true}\n```',
+      '```json\n{}```',
+    ]) {
+      const result = read(text, hermes);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.warnings, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+    // Outside <tool_call> an object needs its arguments (as in llama3-json): data, its text kept.
+    for (const text of ['{"name": "Ada", "age": 3}\n', '<json>{"name": "Ada", "age": 3}</json>']) {
+      const data = read(text, hermes);
+      expect(data.calls, text).toEqual([]);
+      expect(data.text, text).toBe(text);
+      expect(
+        data.errors.map((e) => e.code),
+        text,
+      ).toEqual(['missing-tool-name']);
+    }
+  });
+
+  it('a wrapper closed by something else, or cut short, is no call; complete but unclosed is one', () => {
+    const other = read(`<response>${call}</json> and more`, hermes);
+    expect(other.calls).toEqual([]);
+    expect(other.errors.map((e) => e.code)).toEqual(['invalid-json']);
+    const cut = read('<response>{"name": "f", "arguments": {"a": "hal', hermes);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const unclosed = read(`<response>${call}`, hermes);
+    expect(callsOf(unclosed)).toEqual([['hermes', 'write_file', args]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual([
+      'unclosed-call-at-end',
+      'missing-wrapper',
+    ]);
+  });
+
+  it('auto reads the unambiguous wrappers at a line start; <tools>, fences, bare objects and <function=…>{ stay text', () => {
+    const auto = { dialect: 'auto' } as const;
+    for (const tag of ['function_call', 'response', 'json', 'xml', 'JSON']) {
+      const text = `Sure.\n<${tag}>\n${call}\n</${tag}>`;
+      const result = read(text, auto);
+      expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
+      expect(
+        result.warnings.map((w) => w.code),
+        text,
+      ).toEqual(['missing-wrapper']);
+    }
+    const named = read(`<function name="write_file">${JSON.stringify(args)}</function>`, auto);
+    expect(callsOf(named)).toEqual([['hermes', 'write_file', args]]);
+    for (const text of [
+      // Hermes' and Qwen's prompts list the tools in <tools>: a definition is no call.
+      `<tools>\n{"name": "write_file", "parameters": {"type": "object"}}\n</tools>`,
+      `\`\`\`json\n${call}\n\`\`\``,
+      call,
+      `<function=write_file>${JSON.stringify(args)}</function>`,
+      // Mid-line, a plain tag is prose in auto.
+      `Wrap it as <response>${call}</response> please.`,
+    ]) {
+      const result = read(text, auto);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+});
+
+describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
+  const internlm = { dialect: 'internlm' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it('text, then each call in its own block, "parameters" or "arguments" (internlm, auto)', () => {
+    const code = 'if (a < b && c) { s = "</tool_call>]}"; }';
+    const text = `Sure, I will check.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Zürich 🎉", "days": 3}}<|action_end|><|action_start|><|plugin|>\n{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}<|action_end|>`;
+    for (const dialect of ['internlm', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['internlm', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['internlm', 'write_file', { path: 'a.ts', content: code, note: '' }],
+      ]);
+      expect(result.text).toBe('Sure, I will check.');
+    }
+  });
+
+  it('the code interpreter, and the markers without a call, stay text', () => {
+    for (const text of [
+      '<|action_start|><|interpreter|>\n```python\nprint(1)\n```<|action_end|>',
+      'I use <|action_start|> tokens.',
+    ]) {
+      const result = read(text, internlm);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+
+  it('a call cut short, or cut by its close token inside a string, is no call; unclosed at the end is one', () => {
+    const cut = read('<|action_start|><|plugin|>{"name": "func", "parameters": {', internlm);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const token = read(
+      '<|action_start|><|plugin|>{"name": "f", "parameters": {"a": "x<|action_end|>y"}}<|action_end|>',
+      internlm,
+    );
+    expect(token.calls).toEqual([]);
+    expect(token.errors).toHaveLength(1);
+    const notJson = read('<|action_start|><|plugin|>not json<|action_end|>', internlm);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.text).toBe('<|action_start|><|plugin|>not json<|action_end|>');
+    const unclosed = read(
+      '<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": 1}}',
+      internlm,
+    );
+    expect(callsOf(unclosed)).toEqual([['internlm', 'f', { a: 1 }]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+  });
+});

@@ -299,6 +299,18 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     separator: ', ',
     trigger: fixed('<|tools_prefix|>'),
   },
+  internlm: {
+    args: JSON_IN_TOKENS,
+    // One block a call, one after another, as its template writes them.
+    call: (name) => [
+      `<|action_start|><|plugin|>\n{"name": ${quotedName(name)}, "arguments": `,
+      '}<|action_end|>',
+    ],
+    open: '',
+    close: '',
+    separator: '',
+    trigger: fixed('<|action_start|><|plugin|>'),
+  },
   gemma4: {
     args: { kind: 'gemma' },
     call: (name) => [`<|tool_call>call:${name}`, '<tool_call|>'],

@@ -36,6 +36,8 @@ export class OpeningTable {
   readonly bracketInFence: readonly BlockReader[];
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
   readonly brace: readonly BlockReader[];
+  /** Openings that begin with `{` and open in a fence that holds only calls (Hermes' object). */
+  readonly braceInFence: readonly BlockReader[];
   /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
   readonly other: readonly BlockReader[];
   /** Blocks that open only at the start of the input, the reply continuing its prompt. */
@@ -61,6 +63,7 @@ export class OpeningTable {
     this.bracket = all.filter((r) => r.open.startsWith('['));
     this.bracketInFence = this.bracket.filter((r) => r.inFence === true);
     this.brace = all.filter((r) => r.open.startsWith('{'));
+    this.braceInFence = this.brace.filter((r) => r.inFence === true);
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
     this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);

@@ -388,6 +388,11 @@ export class Scanner implements Parser {
       const opened = this.#openBlockAt(i, table.brace, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
+    } else if (c === Char.OpenBrace && fence.callable && table.braceInFence.length > 0) {
+      // A fence's first line may be a call object (Hermes' in ```json).
+      const opened = this.#openBlockAt(i, table.braceInFence, final);
+      if (opened === true) return true;
+      if (opened === null && !final) return false;
     } else if (table.other.length > 0 && table.startsWith(c) && !fence.open) {
       const opened = this.#openBlockAt(i, table.other, final);
       if (opened === true) return true;

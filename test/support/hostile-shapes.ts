@@ -85,6 +85,10 @@ const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = 
   ['functools', (v) => ` functools[{"name": "f", "arguments": {"a": ${v}}}]`],
   ['xlam', (v) => `[{"name": "f", "arguments": {"a": ${v}}}]`],
   ['apertus', (v) => `<|tools_prefix|>[{"f": {"a": ${v}}}]<|tools_suffix|>`],
+  [
+    'internlm',
+    (v) => `<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": ${v}}}<|action_end|>`,
+  ],
   ['llama3-json', (v) => `<|python_tag|>{"name": "f", "parameters": {"a": ${v}}}`],
   [
     'deepseek',

@@ -60,6 +60,8 @@ export class CallBuilder implements ValueEvents {
   readonly #bare: boolean;
   /** A call object's one key is its name, its value the arguments (Apertus' `{"f": {…}}`). */
   readonly #nameKeyed: boolean;
+  /** Each call is told this `missing-wrapper` warning as it ends, pointing at the block's start. */
+  #missingWrapper: { message: string; at: number } | null = null;
 
   constructor(
     sink: BlockSink,
@@ -75,6 +77,14 @@ export class CallBuilder implements ValueEvents {
     this.#format = format;
     this.#bare = bare;
     this.#nameKeyed = nameKeyed;
+  }
+
+  /**
+   * The block (opened at absolute `at`) is the call in a wrapper not its own: each call says so
+   * when it ends, a warning of its own (one that turns out no call is no recovery).
+   */
+  wrappedWrongly(message: string, at: number): void {
+    this.#missingWrapper = { message, at };
   }
 
   /** A body of arguments: its call, named by the header that came before. */
@@ -121,6 +131,8 @@ export class CallBuilder implements ValueEvents {
   #finishCall(call: OpenCall, end: number): void {
     this.#call = null;
     this.flush();
+    const wrapper = this.#missingWrapper;
+    if (wrapper !== null) this.#sink.warn('missing-wrapper', wrapper.message, wrapper.at, call.id);
     this.#sink.end(call.id, call.name, call.arguments, this.#format, end);
   }
 

@@ -51,6 +51,11 @@ export interface BodyForm {
   bareObject?: boolean;
   /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
   nameKeyed?: boolean;
+  /**
+   * A form that is another family's call in a wrapper not its own (Hermes' JSON in `<response>`,
+   * a fence, none at all): read, with this `missing-wrapper` warning as each call ends.
+   */
+  missingWrapper?: string;
   /** Calls one after another with no list around them (OLMo 3's, one a line). */
   sequence?: boolean;
   header?: HeaderForm;

@@ -182,6 +182,8 @@ export class BodyReader implements BlockStream {
     const form = this.#form;
     this.#blockStart = offset + i;
     const next = form.openIsBody ? i : i + form.open.length;
+    if (form.missingWrapper !== undefined)
+      this.#builder.wrappedWrongly(form.missingWrapper, this.#blockStart);
     switch (form.kind) {
       case 'calls':
         this.#newReader(form.close === '' ? [] : [form.close], form.closeIsToken === true);

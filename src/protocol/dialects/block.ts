@@ -179,7 +179,7 @@ export interface BlockReader {
    */
   endsThinking?: boolean;
   /**
-   * Models put its block in a Markdown fence (xLAM's ```json list): it opens at a line start
+   * Models put its block in a Markdown fence (xLAM's ```json list, Hermes' object): it opens at a line start
    * inside a fence that holds only calls so far, as `<tool>` does (other fences are text).
    */
   inFence?: boolean;

@@ -1,7 +1,8 @@
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import type { BlockLimits, BlockReader, BlockSink } from './block.js';
+import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from './block.js';
+import { functionJsonHead } from './functionary.js';
 
 /** A JSON body of calls between two markers: a call object, or a list of them. */
 const jsonCalls = (format: BodyForm['format'], open: string, close: string): BodyForm => ({
@@ -30,6 +31,125 @@ export const hermes: BlockReader = {
 /** Hermes' `<tool_call>` body in 'auto', once its first character says it is JSON. */
 export const hermesStream = (sink: BlockSink, limits: BlockLimits) =>
   new BodyReader(HERMES, sink, limits);
+
+const NOT_ITS_WRAPPER = 'write the call inside <tool_call> … </tool_call>';
+
+/** After a wrapper: blanks, then a call object whose first key is "name" (as llama.cpp asks). */
+const callObjectHead = confirmedBy(
+  /\s*\{\s*"name"/y,
+  /^\s*(?:\{\s*(?:"(?:n(?:a(?:m(?:e)?)?)?)?)?)?$/,
+);
+
+/**
+ * Hermes' call object in one of the tags Qwen 2.5 and Hermes models put it in instead of
+ * `<tool_call>` (the openings llama.cpp's Hermes 2 Pro parser accepts): `<function_call>`,
+ * `<tools>`, `<response>`, `<json>`, `<xml>`, `<JSON>`, `<tool>`. None is a special token: it
+ * opens at a line start (in a fence that holds only calls too), or mid-line with `midLine`,
+ * and only where a `{"name"` follows it; an object is a call only with its `arguments` (or
+ * `parameters`), and each call says `missing-wrapper`.
+ */
+function hermesWrappedIn(tag: string, midLine: boolean): BlockReader {
+  const form: BodyForm = {
+    ...jsonCalls('hermes', `<${tag}>`, `</${tag}>`),
+    // Outside its own wrapper an object is a call only with its arguments: `{"name": "Ada"}` is data.
+    bareObject: true,
+    missingWrapper: `${NOT_ITS_WRAPPER}, not <${tag}>`,
+  };
+  return {
+    open: form.open,
+    lineStart: callObjectHead,
+    ...(midLine && { midLine: callObjectHead }),
+    stream: (sink, limits) => new BodyReader(form, sink, limits),
+  };
+}
+
+/** The wrappers `auto` reads too: none of them holds anything but a call in the family's use. */
+const AUTO_WRAPPERS = ['function_call', 'response', 'json', 'xml', 'JSON'];
+/**
+ * Read by `hermes` alone: `<tools>` is where Hermes' and Qwen's own prompts list the tools (a
+ * definition `{"name": …, "parameters": {…}}` would be a call), and `<tool>` is the tagcall
+ * protocol's in `auto`, whose JSON form reads the same object.
+ */
+const HERMES_ONLY_WRAPPERS = ['tools', 'tool'];
+
+export const hermesWrapped: readonly BlockReader[] = [
+  ...AUTO_WRAPPERS,
+  ...HERMES_ONLY_WRAPPERS,
+].map((tag) => hermesWrappedIn(tag, true));
+export const hermesWrappedAuto: readonly BlockReader[] = AUTO_WRAPPERS.map((tag) =>
+  hermesWrappedIn(tag, false),
+);
+
+const HERMES_FUNCTION_TAG: BodyForm = {
+  format: 'hermes',
+  kind: 'named',
+  open: '<function=',
+  close: '</function>',
+  syntax: Syntax.Json,
+  header: { pattern: /([A-Za-z_][\w.-]*)>\s*(?=\{)/y, partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/ },
+  missingWrapper: `${NOT_ITS_WRAPPER}, not <function=…>`,
+};
+
+/**
+ * `<function=name>{arguments}</function>`: what Qwen 2.5 writes when it drops `<tool_call>`
+ * (functionary v3.1's form, which the `functionary` dialect reads as its own, without a
+ * warning). In `hermes` it is Hermes' call, with `missing-wrapper`; `auto` leaves it alone, as
+ * it does functionary's forms.
+ */
+export const hermesFunctionTag: BlockReader = {
+  open: HERMES_FUNCTION_TAG.open,
+  lineStart: functionJsonHead,
+  midLine: functionJsonHead,
+  stream: (sink, limits) => new BodyReader(HERMES_FUNCTION_TAG, sink, limits),
+};
+
+const NAME_ATTRIBUTE_PARTIAL = /^(?:[A-Za-z_][\w.-]*(?:"(?:>\s*)?)?)?$/;
+const HERMES_FUNCTION_NAME: BodyForm = {
+  format: 'hermes',
+  kind: 'named',
+  open: '<function name="',
+  close: '</function>',
+  syntax: Syntax.Json,
+  header: { pattern: /([A-Za-z_][\w.-]*)">\s*(?=\{)/y, partial: NAME_ATTRIBUTE_PARTIAL },
+  missingWrapper: `${NOT_ITS_WRAPPER}, not <function name="…">`,
+};
+const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*\{/y, NAME_ATTRIBUTE_PARTIAL);
+
+/** `<function name="name">{arguments}</function>`, the other named form llama.cpp reads. */
+function hermesFunctionNamed(midLine: boolean): BlockReader {
+  return {
+    open: HERMES_FUNCTION_NAME.open,
+    lineStart: functionNameHead,
+    ...(midLine && { midLine: functionNameHead }),
+    stream: (sink, limits) => new BodyReader(HERMES_FUNCTION_NAME, sink, limits),
+  };
+}
+export const hermesFunctionName = hermesFunctionNamed(true);
+export const hermesFunctionNameAuto = hermesFunctionNamed(false);
+
+const HERMES_BARE: BodyForm = {
+  format: 'hermes',
+  kind: 'calls',
+  open: '{',
+  openIsBody: true,
+  close: '',
+  syntax: Syntax.Json,
+  bareObject: true,
+  missingWrapper: NOT_ITS_WRAPPER,
+};
+
+/**
+ * The call object with no wrapper, on a line of its own or as a fence's first content (```json,
+ * ```xml, ```): what Qwen 2.5 writes when it drops `<tool_call>`. A call only with its
+ * `arguments` (or `parameters`): `{"name": "Ada", "age": 3}` is data. `auto` does not read it
+ * (replies show JSON data, fenced or not).
+ */
+export const hermesBare: BlockReader = {
+  open: HERMES_BARE.open,
+  lineStart: confirmedBy(/\s*"name"/y, /^\s*(?:"(?:n(?:a(?:m(?:e)?)?)?)?)?$/),
+  inFence: true,
+  stream: (sink, limits) => new BodyReader(HERMES_BARE, sink, limits),
+};
 
 const NEMOTRON = jsonCalls('nemotron', '<TOOLCALL>', '</TOOLCALL>');
 

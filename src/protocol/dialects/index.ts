@@ -8,7 +8,22 @@ import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
-import { commandR7b, granite, granite31, hermes, hermesStream, jamba, nemotron } from './hermes.js';
+import {
+  commandR7b,
+  granite,
+  granite31,
+  hermes,
+  hermesBare,
+  hermesFunctionName,
+  hermesFunctionNameAuto,
+  hermesFunctionTag,
+  hermesStream,
+  hermesWrapped,
+  hermesWrappedAuto,
+  jamba,
+  nemotron,
+} from './hermes.js';
+import { internlm } from './internlm.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
@@ -50,6 +65,7 @@ export const DIALECT_VALUES = {
   functools: 'json',
   apertus: 'json',
   xlam: 'json',
+  internlm: 'json',
   cline: 'text',
 } as const;
 
@@ -158,7 +174,7 @@ export function blockReaders(
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
-      return [hermes];
+      return [hermes, ...hermesWrapped, hermesFunctionTag, hermesFunctionName, hermesBare];
     case 'nemotron':
       return [nemotron];
     case 'command-r7b':
@@ -189,6 +205,8 @@ export function blockReaders(
       return [apertus];
     case 'xlam':
       return [xlam];
+    case 'internlm':
+      return [internlm];
     case 'cline':
       return cline;
     case 'auto':
@@ -211,8 +229,11 @@ export function blockReaders(
         harmonyHeaderTail,
         gemma4,
         apertus,
+        internlm,
         toolCallAuto,
         qwen3CoderBare,
+        ...hermesWrappedAuto,
+        hermesFunctionNameAuto,
         ...cline,
       ];
   }

@@ -74,6 +74,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `[${JSON.stringify({ name, arguments: args })}]`;
     case 'apertus':
       return `<|tools_prefix|>[${JSON.stringify({ [name]: args })}]<|tools_suffix|>`;
+    case 'internlm':
+      return `<|action_start|><|plugin|>\n${JSON.stringify({ name, arguments: args })}<|action_end|>`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':

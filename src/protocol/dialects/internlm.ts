@@ -1,0 +1,26 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import type { BlockReader } from './block.js';
+
+const INTERNLM: BodyForm = {
+  format: 'internlm',
+  kind: 'calls',
+  open: '<|action_start|><|plugin|>',
+  close: '<|action_end|>',
+  closeIsToken: true,
+  syntax: Syntax.Json,
+};
+
+/**
+ * InternLM 2 / 2.5 / 3's form, as its chat format and template write it: the reply's text,
+ * then `<|action_start|><|plugin|>` + a newline + `{"name": …, "parameters": {…}}` (its
+ * template writes `"arguments"`) + `<|action_end|>`, one call a block. All three markers are
+ * special tokens: the block opens anywhere, and a string cannot hold its close.
+ * `<|action_start|><|interpreter|>` (code for its interpreter, no tool) stays text.
+ */
+export const internlm: BlockReader = {
+  open: INTERNLM.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(INTERNLM, sink, limits),
+};
