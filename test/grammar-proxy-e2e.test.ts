@@ -198,18 +198,22 @@ describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as 
             };
           }
           expect(['stop', 'tool_calls', 'length']).toContain(finish);
-          if (message.tool_calls === undefined || message.tool_calls.length === 0) {
+          // Only a `tool_calls` finish offers calls for execution. A lazy grammar leaves the
+          // text before its trigger free, and a call the model broke there (a bare JSON line
+          // Hermes reads) streams its start, then fails: the proxy then finishes `stop`.
+          if (finish !== 'tool_calls') {
             answers++;
             ending = finish === 'length' ? 'cut' : 'answer';
             break;
           }
-          expect(finish).toBe('tool_calls');
+          const toolCalls = message.tool_calls ?? [];
+          expect(toolCalls.length).toBeGreaterThan(0);
           messages.push({
             role: 'assistant',
             content: message.content,
-            tool_calls: message.tool_calls.map((t) => ({ ...t, type: 'function' as const })),
+            tool_calls: toolCalls.map((t) => ({ ...t, type: 'function' as const })),
           });
-          for (const call of message.tool_calls) {
+          for (const call of toolCalls) {
             calls++;
             const schema = schemas.get(call.function.name);
             expect(schema, call.function.name).toBeDefined();
