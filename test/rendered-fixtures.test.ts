@@ -11,7 +11,8 @@ const schemas = new Map(TOOLS.map((t) => [t.name as string, t.parameters as Json
 /**
  * Forms `auto` does not read, because prose writes them too (docs/dialects.md): Llama 3's bare
  * `{"name": …}` line, Llama 4's `[f(…)]` list, functionary's `>>>name` and `<function=name>{`,
- * xLAM's bare JSON list. There `auto` must read text, never a call of another family.
+ * xLAM's bare JSON list, and the word `functools` (FireFunction v2, outside `auto` since the
+ * merge of #26's families). There `auto` must read text, never a call of another family.
  */
 const OUTSIDE_AUTO = new Set([
   'llama-3.3',
@@ -19,6 +20,7 @@ const OUTSIDE_AUTO = new Set([
   'functionary-v3.1',
   'functionary-v3.2',
   'xlam-llama',
+  'firefunction-v2',
 ]);
 /**
  * xLAM's reply is one `[`…`]` line: in `auto` the `<tool>` protocol's rule reads it as
