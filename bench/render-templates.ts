@@ -336,6 +336,15 @@ const TEMPLATES = [
     // `{type, function}` wrappers (llama.cpp hands it them so).
     plainTools: true,
   },
+  {
+    label: 'minicpm3',
+    dialect: 'minicpm3',
+    file: 'minicpm3.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+    // Its template writes the message's `thought` (not `reasoning_content`) before the calls.
+    thoughtField: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -387,7 +396,9 @@ export function renderAll(): Rendered[] {
             role: 'assistant',
             ...('thinkingField' in t
               ? { content: '', thinking: c.reasoning }
-              : { content: c.content, reasoning_content: c.reasoning }),
+              : 'thoughtField' in t
+                ? { content: c.content, thought: c.reasoning }
+                : { content: c.content, reasoning_content: c.reasoning }),
             tool_calls: c.calls.map((call, i) => ({
               // Kimi's convention (its template writes the id where the name goes); Mistral
               // Small 3.2's wants 9 alphanumeric characters.
