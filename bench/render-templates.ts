@@ -337,6 +337,15 @@ const TEMPLATES = [
     plainTools: true,
   },
   {
+    // Tencent Hunyuan-A13B writes Jamba's form: read by the jamba dialect.
+    label: 'hunyuan-a13b',
+    dialect: 'jamba',
+    file: 'hunyuan-a13b.jinja',
+    // The assistant's turn follows the user's <|extra_0|> and ends with <|eos|>.
+    turn: '<|extra_0|>',
+    end: '<|eos|>',
+  },
+  {
     label: 'minicpm3',
     dialect: 'minicpm3',
     file: 'minicpm3.jinja',
