@@ -345,6 +345,24 @@ const TEMPLATES = [
     // It concatenates `arguments | string`: OpenAI's JSON string, written as it is.
     jsonArguments: true,
   },
+  {
+    // Tencent Hunyuan-A13B writes Jamba's form: read by the jamba dialect.
+    label: 'hunyuan-a13b',
+    dialect: 'jamba',
+    file: 'hunyuan-a13b.jinja',
+    // The assistant's turn follows the user's <|extra_0|> and ends with <|eos|>.
+    turn: '<|extra_0|>',
+    end: '<|eos|>',
+  },
+  {
+    label: 'minicpm3',
+    dialect: 'minicpm3',
+    file: 'minicpm3.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+    // Its template writes the message's `thought` (not `reasoning_content`) before the calls.
+    thoughtField: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -396,7 +414,9 @@ export function renderAll(): Rendered[] {
             role: 'assistant',
             ...('thinkingField' in t
               ? { content: '', thinking: c.reasoning }
-              : { content: c.content, reasoning_content: c.reasoning }),
+              : 'thoughtField' in t
+                ? { content: c.content, thought: c.reasoning }
+                : { content: c.content, reasoning_content: c.reasoning }),
             tool_calls: c.calls.map((call, i) => ({
               // Kimi's convention (its template writes the id where the name goes); Mistral
               // Small 3.2's wants 9 alphanumeric characters.

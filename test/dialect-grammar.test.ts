@@ -40,6 +40,8 @@ describe('family grammars', () => {
         '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "日本"}<|call|>',
       glm: '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>a < b && c</arg_value>\n</tool_call>',
       lfm2: '<|tool_call_start|>[get_weather(city="Paris", days=3)]<|tool_call_end|>',
+      minicpm3:
+        '<|tool_call_start|>\n```python\nget_weather(city="a ``` b <|tool_call_end|>", days=3)\n```\n<|tool_call_end|>',
       gemma4: '<|tool_call>call:get_weather{city:<|"|>x <b> y<|"|>,days:3}<tool_call|>',
       cline: '<get_weather>\n<city>Paris</city>\n<days>3</days>\n</get_weather>',
     };

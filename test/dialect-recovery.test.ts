@@ -978,3 +978,94 @@ describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
     expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
   });
 });
+
+describe('MiniCPM3 (Python calls in a ```python fence)', () => {
+  const minicpm = { dialect: 'minicpm3' } as const;
+  const fenced = (calls: string) =>
+    `<|tool_call_start|>\n\`\`\`python\n${calls}\n\`\`\`\n<|tool_call_end|>\n`;
+
+  it('<|thought_start|>…<|thought_end|>, then the calls one a line in the fence, then text', () => {
+    const text = `<|thought_start|>\nCheck both.\n<|thought_end|>\n${fenced('get_weather(city="Zürich 🎉",days=3)\nnow()')}Done.`;
+    for (const dialect of ['minicpm3', 'auto'] as const) {
+      const { calls, text: prose, thinking, errors, warnings } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
+        ['minicpm3', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['minicpm3', 'now', {}],
+      ]);
+      expect(thinking.map((t) => t.trim())).toEqual(['Check both.']);
+      expect(prose.trim()).toBe('Done.');
+    }
+  });
+
+  it('a value may hold the fence, the close token, code with < and &, and be empty', () => {
+    const code = 'if (a < b && c) { s = "```\\n<|tool_call_end|>"; }';
+    const text = fenced(
+      `write_file(path="a.ts",content=${JSON.stringify(code)},note="",flags={"x": [1, true, null]})`,
+    );
+    const { calls, errors, warnings } = read(text, minicpm);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['write_file', { path: 'a.ts', content: code, note: '', flags: { x: [1, true, null] } }],
+    ]);
+  });
+
+  it('the name streams before the arguments, and a string argument while it is written', () => {
+    const events: string[] = [];
+    const parser = createParser({
+      ...minicpm,
+      onEvent: (e) => {
+        if (e.type === 'tool-name') events.push(`name ${e.toolName}`);
+        if (e.type === 'argument-delta') events.push(`delta ${e.text}`);
+        if (e.type === 'tool-end') events.push('end');
+      },
+    });
+    parser.feed('<|tool_call_start|>\n```python\nwrite_file(content="hello ');
+    expect(events).toEqual(['name write_file', 'delta hello ']);
+    parser.feed('world")\n```\n<|tool_call_end|>');
+    parser.end();
+    expect(events.at(-1)).toBe('end');
+  });
+
+  it('in auto, <|tool_call_start|> followed by a fence is MiniCPM3, by [ LFM2', () => {
+    const text = `${fenced('f(a=1)')}<|tool_call_start|>[g(b=2)]<|tool_call_end|>`;
+    const { calls, errors } = read(text, { dialect: 'auto' });
+    expect(errors).toEqual([]);
+    expect(calls.map((c) => [c.format, c.toolName])).toEqual([
+      ['minicpm3', 'f'],
+      ['lfm2', 'g'],
+    ]);
+  });
+
+  it('calls without their fence, or without the fence closed, are read with a warning', () => {
+    const bare = read('<|tool_call_start|>\nf(a="x")\n<|tool_call_end|>', minicpm);
+    expect(bare.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 'x' }]]);
+    expect(bare.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
+    const open = read('<|tool_call_start|>\n```python\nf(a="x")\n<|tool_call_end|>', minicpm);
+    expect(open.calls.map((c) => c.toolName)).toEqual(['f']);
+    expect(open.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
+  });
+
+  it('a block complete but for <|tool_call_end|> is a call, with a warning; a call cut short is not', () => {
+    const unclosed = read('<|tool_call_start|>\n```python\nf(a="x")\n```', minicpm);
+    expect(unclosed.calls.map((c) => c.toolName)).toEqual(['f']);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    const cut = read('<|tool_call_start|>\n```python\nf(a="x', minicpm);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
+  it('a fence of no call, or text after the fence inside the block, is no call', () => {
+    for (const text of [
+      '<|tool_call_start|>\n```python\n```\n<|tool_call_end|>',
+      '<|tool_call_start|>\n```python\nf(a=1)\n```\nmore\n<|tool_call_end|>',
+    ]) {
+      const result = read(text, minicpm);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors.length, text).toBe(1);
+      expect(result.text, text).toBe(text);
+    }
+  });
+});

@@ -172,7 +172,15 @@ describe('streamed values are the final values, whatever the text and the chunki
 
   // Bodies read whole at their end (JSON, Python calls, Gemma's syntax) preview their string
   // arguments: as the model's own renderer writes them, the preview is exactly the value.
-  for (const dialect of ['hermes', 'functionary', 'lfm2', 'olmo3', 'llama4', 'gemma4'] as const) {
+  for (const dialect of [
+    'hermes',
+    'functionary',
+    'lfm2',
+    'minicpm3',
+    'olmo3',
+    'llama4',
+    'gemma4',
+  ] as const) {
     it(`${dialect}: a well-written call streams its string arguments exactly`, () => {
       const value = fc.string({ unit: 'grapheme', maxLength: 30 });
       fc.assert(

@@ -258,6 +258,14 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     separator: ', ',
     trigger: fixed('<|tool_call_start|>'),
   },
+  minicpm3: {
+    args: PYTHON_PLAIN,
+    call: pythonCall,
+    open: '<|tool_call_start|>\n```python\n',
+    close: '\n```\n<|tool_call_end|>',
+    separator: '\n',
+    trigger: fixed('<|tool_call_start|>'),
+  },
   olmo3: {
     args: PYTHON_PLAIN,
     call: pythonCall,

@@ -34,6 +34,7 @@ const THINKING_OPENINGS = [
   '<|START_THINKING|>',
   '<|channel>thought',
   '<|inner_prefix|>',
+  '<|thought_start|>',
 ];
 
 /**

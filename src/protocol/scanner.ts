@@ -31,7 +31,7 @@ enum Top {
 const THINK_CLOSE = '</think>';
 /**
  * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
- * Seed-OSS, Command R7B, Gemma 4, Magistral and Apertus.
+ * Seed-OSS, Command R7B, Gemma 4, Magistral, Apertus and MiniCPM3.
  */
 const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
@@ -41,6 +41,7 @@ const THINK_TAGS = [
   ['<|channel>thought', '<channel|>'],
   ['[THINK]', '[/THINK]'],
   ['<|inner_prefix|>', '<|inner_suffix|>'],
+  ['<|thought_start|>', '<|thought_end|>'],
 ] as const;
 /**
  * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,

@@ -109,6 +109,7 @@ const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = 
   ['lfm2', (v) => `<|tool_call_start|>[{"name": "f", "arguments": {"a": ${v}}}]<|tool_call_end|>`],
   ['llama4', (v) => `[f(a=${v})]`],
   ['olmo3', (v) => `<function_calls>\nf(a=${v})\n</function_calls>`],
+  ['minicpm3', (v) => `<|tool_call_start|>\n\`\`\`python\nf(a=${v})\n\`\`\`\n<|tool_call_end|>`],
 ];
 
 const inValue = (body: string) =>

@@ -58,6 +58,12 @@ export interface BodyForm {
   missingWrapper?: string;
   /** Calls one after another with no list around them (OLMo 3's, one a line). */
   sequence?: boolean;
+  /**
+   * The calls stand in a Markdown fence inside the block (MiniCPM3's ```` ```python ````
+   * … ```` ``` ````): its opening line follows the block's opening, its end comes before the
+   * block's close (outside strings: a value may hold ```` ``` ````).
+   */
+  fenced?: boolean;
   header?: HeaderForm;
   call?: SectionCallForm;
 }

@@ -32,6 +32,8 @@ enum State {
   Thinking = 8,
   Done = 9,
   Failed = 10,
+  /** A fenced body's opening fence line (```python), before its calls. */
+  FenceOpen = 11,
 }
 
 /** The longest header (a name, a harmony header) read before it is no call. */
@@ -40,6 +42,7 @@ const FENCE = /```[a-z]*[ \t]*\r?\n/y;
 /** What a fence may still become once more text comes: held until it decides (bounded). */
 const FENCE_BEGUN = /^(?:`{1,2}|```[a-z]*[ \t]*\r?)$/;
 const MAX_FENCE = 32;
+const FENCE_END = '```';
 const MESSAGE = '<|message|>';
 const HARMONY_START = '<|start|>';
 /** What ends a harmony message: its own end, a call's, the reply's; or the next message's start. */
@@ -117,6 +120,8 @@ export class BodyReader implements BlockStream {
         return this.#start(i, offset);
       case State.Header:
         return this.#readHeader(s, i, offset, final);
+      case State.FenceOpen:
+        return this.#fenceOpen(s, i, offset, final);
       case State.Body:
         return this.#readBody(s, i, offset, final);
       case State.AfterBody:
@@ -186,6 +191,12 @@ export class BodyReader implements BlockStream {
       this.#builder.wrappedWrongly(form.missingWrapper, this.#blockStart);
     switch (form.kind) {
       case 'calls':
+        if (form.fenced) {
+          // The fence's end closes the calls too, outside strings only (code may hold it).
+          this.#newReader([FENCE_END, form.close], false);
+          this.#state = State.FenceOpen;
+          break;
+        }
         this.#newReader(form.close === '' ? [] : [form.close], form.closeIsToken === true);
         this.#state = State.Body;
         break;
@@ -200,6 +211,31 @@ export class BodyReader implements BlockStream {
         return i;
     }
     return next;
+  }
+
+  // --- A fenced body: its fence line, then its calls. ---
+
+  #fenceOpen(s: string, i: number, offset: number, final: boolean): number {
+    const j = skipBlanks(s, i, s.length);
+    if (j >= s.length) {
+      if (!final) return -j - 1;
+      this.#state = State.Body;
+      return j;
+    }
+    FENCE.lastIndex = j;
+    if (FENCE.test(s)) {
+      this.#fenced = true;
+      this.#state = State.Body;
+      return FENCE.lastIndex;
+    }
+    if (!final && s.length - j <= MAX_FENCE && FENCE_BEGUN.test(s.slice(j))) return -j - 1;
+    this.#sink.warn(
+      'missing-wrapper',
+      `the calls after ${this.#form.open} go in a \`\`\`python fence; read without it`,
+      offset + j,
+    );
+    this.#state = State.Body;
+    return j;
   }
 
   // --- Named bodies: the header, then the arguments. ---
@@ -293,9 +329,28 @@ export class BodyReader implements BlockStream {
     if (form.kind === 'sections') return this.#afterSectionCall(s, i, offset, final);
     if (form.kind === 'harmony') return this.#afterMessageCall(s, i, offset, final);
     if (form.close === '') return this.#end(offset + i, i);
-    const j = skipBlanks(s, i, s.length);
+    let j = skipBlanks(s, i, s.length);
+    // A fenced body: the fence's end, then the close (a fence left open is said).
+    let fenceLeftOpen = false;
+    if (this.#fenced) {
+      const fence = startsWithAt(s, j, FENCE_END);
+      if (fence === null && !final) return -i - 1;
+      if (fence === true) j = skipBlanks(s, j + FENCE_END.length, s.length);
+      else fenceLeftOpen = true;
+    }
     const close = startsWithAt(s, j, form.close);
-    if (close === true) return this.#end(offset + j + form.close.length, j + form.close.length);
+    if (close === true) {
+      if (fenceLeftOpen && this.#builder.started.length > 0) {
+        this.#builder.flush();
+        this.#sink.warn(
+          'missing-wrapper',
+          `the calls' \`\`\`python fence was not closed before ${form.close}`,
+          offset + j,
+          this.#builder.currentId,
+        );
+      }
+      return this.#end(offset + j + form.close.length, j + form.close.length);
+    }
     if (j >= s.length || close === null) {
       if (!final) return -i - 1;
       return this.#endedUnclosed(s, offset, form.close);

@@ -27,7 +27,15 @@ import { internlm } from './internlm.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
 import { mistral } from './mistral.js';
-import { lfm2, llama4, olmo3, olmo3Stream } from './python-calls.js';
+import {
+  lfm2,
+  lfm2Stream,
+  llama4,
+  minicpm3,
+  minicpm3Stream,
+  olmo3,
+  olmo3Stream,
+} from './python-calls.js';
 import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { tagcall } from './tagcall.js';
@@ -54,6 +62,7 @@ export const DIALECT_VALUES = {
   'command-r7b': 'json',
   mistral: 'json',
   lfm2: 'python',
+  minicpm3: 'python',
   jamba: 'json',
   granite: 'json',
   'llama3-json': 'json',
@@ -122,6 +131,20 @@ const functionCallsAuto: BlockReader = {
     ]),
 };
 
+/**
+ * `<|tool_call_start|>` in 'auto': MiniCPM3's when its body begins with a fence (```python),
+ * LFM2's otherwise (its Python or JSON list).
+ */
+const toolCallStartAuto: BlockReader = {
+  open: '<|tool_call_start|>',
+  anywhere: true,
+  stream: (sink, limits) =>
+    byFirstCharacter('<|tool_call_start|>', (c) => (c === '`' ? 1 : 0), [
+      () => lfm2Stream(sink, limits),
+      () => minicpm3Stream(sink, limits),
+    ]),
+};
+
 /** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */
 const RESERVED_TAGS = new Set([
   'tool',
@@ -183,6 +206,8 @@ export function blockReaders(
       return [mistral];
     case 'lfm2':
       return [lfm2];
+    case 'minicpm3':
+      return [minicpm3];
     case 'jamba':
       return [jamba];
     case 'granite':
@@ -220,7 +245,7 @@ export function blockReaders(
         nemotron,
         commandR7b,
         mistral,
-        lfm2,
+        toolCallStartAuto,
         jamba,
         granite,
         llama3PythonTag,

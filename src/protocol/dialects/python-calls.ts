@@ -22,6 +22,38 @@ export const lfm2: BlockReader = {
   stream: (sink, limits) => new BodyReader(LFM2, sink, limits),
 };
 
+const MINICPM3: BodyForm = {
+  format: 'minicpm3',
+  kind: 'calls',
+  open: '<|tool_call_start|>',
+  close: '<|tool_call_end|>',
+  syntax: Syntax.Python,
+  sequence: true,
+  fenced: true,
+};
+
+/**
+ * MiniCPM3's form (OpenBMB's template and vLLM tool parser for MiniCPM3-4B; MiniCPM4-MCP
+ * writes it too): `<|tool_call_start|>\n```python\nget_weather(city="Paris")\nnow()\n```\n
+ * <|tool_call_end|>`, Python calls one a line in a fence, the values as JSON (`tojson`). Its
+ * markers are no special tokens of MiniCPM3's tokenizer: a quoted string may hold them, and
+ * the fence's end. Its thinking, `<|thought_start|>` … `<|thought_end|>`, is read as thinking
+ * in every dialect.
+ */
+export const minicpm3: BlockReader = {
+  open: MINICPM3.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(MINICPM3, sink, limits),
+};
+
+/** MiniCPM3's body in 'auto', once its first character (the fence's) says it is not LFM2's. */
+export const minicpm3Stream = (sink: BlockSink, limits: BlockLimits) =>
+  new BodyReader(MINICPM3, sink, limits);
+
+/** LFM2's body in 'auto', once its first character says it is not MiniCPM3's fence. */
+export const lfm2Stream = (sink: BlockSink, limits: BlockLimits) =>
+  new BodyReader(LFM2, sink, limits);
+
 const OLMO3: BodyForm = {
   format: 'olmo3',
   kind: 'calls',

@@ -56,6 +56,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `[TOOL_CALLS]${name}[ARGS]${json}`;
     case 'lfm2':
       return `<|tool_call_start|>[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]<|tool_call_end|>`;
+    case 'minicpm3':
+      return `<|tool_call_start|>\n\`\`\`python\n${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')})\n\`\`\`\n<|tool_call_end|>`;
     case 'jamba':
       return `<tool_calls>[${JSON.stringify({ name, arguments: args })}]</tool_calls>`;
     case 'granite':
