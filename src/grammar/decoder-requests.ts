@@ -34,28 +34,20 @@ export function llamaCppGrammarFields(
 ): LlamaCppGrammarFields {
   const lazy = (options.toolChoice ?? 'auto') === 'auto';
   const dialect = options.dialect ?? 'tagcall';
-  if (dialect !== 'tagcall') {
-    // A family's calls open with its own token: the grammar engages there (a word trigger).
-    const grammar = buildDialectGrammar(dialect, tools, {
-      maxCalls: options.maxCalls,
-      allowText: lazy,
-      scope: lazy ? 'trigger' : 'reply',
-    });
-    return {
-      grammar: printGbnf(grammar),
-      grammar_lazy: lazy,
-      grammar_triggers: lazy ? dialectTriggers(dialect, tools) : [],
-    };
-  }
-  const grammar = buildToolGrammar(tools, {
+  const settings = {
     maxCalls: options.maxCalls,
     allowText: lazy,
-    scope: lazy ? 'trigger' : 'reply',
-  });
+    scope: lazy ? ('trigger' as const) : ('reply' as const),
+  };
+  // `<tool>` opens at a line start (a pattern); a family's calls with its own token (a word).
+  const [grammar, triggers] =
+    dialect === 'tagcall'
+      ? [buildToolGrammar(tools, settings), [lineStartTrigger(TRIGGER)]]
+      : [buildDialectGrammar(dialect, tools, settings), dialectTriggers(dialect, tools)];
   return {
     grammar: printGbnf(grammar),
     grammar_lazy: lazy,
-    grammar_triggers: lazy ? [lineStartTrigger(TRIGGER)] : [],
+    grammar_triggers: lazy ? triggers : [],
   };
 }
 

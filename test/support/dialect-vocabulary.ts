@@ -2,6 +2,7 @@
 // tokens (as its real tokenizer has them), the rest of every literal the grammars hold (tags,
 // names, keys, enum values) as pieces, and the pieces any reply needs.
 import type { Expr, Grammar } from './all.js';
+import { NUMBER_PIECES, PROSE_PIECES, UNICODE_PIECES } from './sampler-schemas.js';
 import type { TinyVocabulary } from './tiny-gguf.js';
 
 /** What the families' tokenizers hold as special tokens: `<|…|>`, DeepSeek's `<｜…｜>`, Mistral's `[…]`, Gemma's. */
@@ -9,15 +10,7 @@ const SPECIAL =
   /<\|[^<>|\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[(?:TOOL_CALLS|ARGS|CALL_ID)\]|<\|tool_call>|<tool_call\|>/g;
 
 const COMMON = [
-  '\n',
-  ' ',
-  '  ',
-  '\t',
-  'the',
-  'a',
-  'null',
-  'true',
-  'false',
+  ...PROSE_PIECES,
   'None',
   'True',
   '{',
@@ -33,14 +26,7 @@ const COMMON = [
   ',',
   ', ',
   '=',
-  '0',
-  '1',
-  '7',
-  '-',
-  '.',
-  'e',
-  'E',
-  '+',
+  ...NUMBER_PIECES,
   '\\',
   '\\n',
   '\\u003c',
@@ -52,12 +38,7 @@ const COMMON = [
   '<think>',
   '</think>',
   '```',
-  'é',
-  'ünï',
-  '日本',
-  '😀',
-  'n',
-  'nu',
+  ...UNICODE_PIECES,
 ];
 
 function literals(expr: Expr, out: Set<string>): void {

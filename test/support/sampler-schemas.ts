@@ -122,6 +122,13 @@ const awkward: SchemaTool[] = [
 
 export const SCHEMA_SETS: Record<string, SchemaTool[]> = { scalars, nested, awkward };
 
+/** Pieces of any reply: blanks, words, and the literals that a nullable text must not be. */
+export const PROSE_PIECES = ['\n', ' ', '  ', '\t', 'the', 'a', 'null', 'true', 'false'];
+/** The pieces numbers are written with. */
+export const NUMBER_PIECES = ['0', '1', '7', '-', '.', 'e', 'E', '+'];
+/** Unicode, and the beginnings of `null` (which a guarded text may start with). */
+export const UNICODE_PIECES = ['é', 'ünï', '日本', '😀', 'n', 'nu'];
+
 /** The `<tool>` protocol's pieces and the names and values of every schema set. */
 function tagcallPieces(): string[] {
   const pieces = [
@@ -148,41 +155,21 @@ function tagcallPieces(): string[] {
     '&',
     '<',
     '>',
-    '\n',
-    ' ',
-    '  ',
-    '\t',
-    'the',
-    'a',
-    'null',
-    'true',
-    'false',
+    ...PROSE_PIECES,
     '{}',
     '{',
     '}',
     '"',
     ':',
     ',',
-    '0',
-    '1',
-    '7',
-    '-',
-    '.',
-    'e',
-    'E',
-    '+',
+    ...NUMBER_PIECES,
     '<think>',
     '</think>',
     '```',
     '~~~',
     '[x]',
     '<b>',
-    'é',
-    'ünï',
-    '日本',
-    '😀',
-    'n',
-    'nu',
+    ...UNICODE_PIECES,
   ];
   for (const tools of Object.values(SCHEMA_SETS))
     for (const tool of tools) {
