@@ -1069,3 +1069,27 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
     }
   });
 });
+
+describe("a broken bare Hermes object runs no further than Hermes' next block (found by the e2e proxy test)", () => {
+  it('the object fails where a line opens <tool_call>, and that call is read, on every chunking', () => {
+    const text =
+      'Sure.\n{"name": "ping", "arguments": "patch""level":]false\n<tool_call>\n{"name": "edit", "arguments": {"path": "a <b> & c"}}\n</tool_call>';
+    const whole = read(text, { dialect: 'hermes' });
+    expect(whole.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+      ['edit', { path: 'a <b> & c' }],
+    ]);
+    expect(whole.errors.map((e) => e.code)).toEqual(['invalid-json']);
+    for (const size of [1, 3, 7]) {
+      const names: string[] = [];
+      const parser = createParser({
+        dialect: 'hermes',
+        onEvent: (e) => {
+          if (e.type === 'tool-end') names.push(e.call.toolName);
+        },
+      });
+      for (let i = 0; i < text.length; i += size) parser.feed(text.slice(i, i + size));
+      parser.end();
+      expect(names, `chunks of ${size}`).toEqual(['edit']);
+    }
+  });
+});

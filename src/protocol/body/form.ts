@@ -49,6 +49,13 @@ export interface BodyForm {
   syntax: Syntax;
   /** A bare JSON object at a line start: a call only with its `arguments` or `parameters`. */
   bareObject?: boolean;
+  /**
+   * For a body with no close: texts that cut it short wherever they stand, inside a string too
+   * (a line that opens the family's own block: no JSON string holds a raw newline, so only a
+   * broken value runs into it). A value cut inside a string is no call, and the block after it
+   * is read.
+   */
+  cutBy?: readonly string[];
   /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
   nameKeyed?: boolean;
   /**

@@ -197,7 +197,8 @@ export class BodyReader implements BlockStream {
           this.#state = State.FenceOpen;
           break;
         }
-        this.#newReader(form.close === '' ? [] : [form.close], form.closeIsToken === true);
+        if (form.close === '') this.#newReader(form.cutBy ?? [], form.cutBy !== undefined);
+        else this.#newReader([form.close], form.closeIsToken === true);
         this.#state = State.Body;
         break;
       case 'named':

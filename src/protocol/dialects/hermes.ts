@@ -136,6 +136,8 @@ const HERMES_BARE: BodyForm = {
   syntax: Syntax.Json,
   bareObject: true,
   missingWrapper: NOT_ITS_WRAPPER,
+  // A broken object runs no further than a line that opens Hermes' own block.
+  cutBy: ['\n<tool_call>'],
 };
 
 /**
