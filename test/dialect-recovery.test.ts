@@ -1093,3 +1093,25 @@ describe("a broken bare Hermes object runs no further than Hermes' next block (f
     }
   });
 });
+
+describe('a value that writes a parameter the call already has (vLLM test_content_with_real_param_name_literal)', () => {
+  it("is the value's text, not a parameter left open; a new parameter still ends an unclosed value", () => {
+    const literal =
+      '<tool_call>\n<function=write_file>\n<parameter=path>\nfixture.py\n</parameter>\n<parameter=content>\ndoc = """\n<parameter=path>\nliteral/value\n</parameter>\n"""\n</parameter>\n</function>\n</tool_call>';
+    const read1 = read(literal, { dialect: 'qwen3-coder' });
+    expect(read1.calls.map((c) => ({ ...c.arguments }))).toEqual([
+      {
+        path: 'fixture.py',
+        content: 'doc = """\n<parameter=path>\nliteral/value\n</parameter>\n"""',
+      },
+    ]);
+    expect(read1.warnings).toEqual([]);
+    const unclosed =
+      '<tool_call>\n<function=write_file>\n<parameter=content>\nabc\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>';
+    const read2 = read(unclosed, { dialect: 'qwen3-coder' });
+    expect(read2.calls.map((c) => ({ ...c.arguments }))).toEqual([
+      { content: 'abc', path: 'a.txt' },
+    ]);
+    expect(read2.warnings.map((w) => w.code)).toEqual(['unclosed-element']);
+  });
+});

@@ -129,6 +129,11 @@ export class ArgumentsTree {
     this.#openByName?.clear();
   }
 
+  /** Whether the arguments hold `name`, given before or still open. */
+  has(name: string): boolean {
+    return Object.hasOwn(this.#root.object as ToolArguments, name) || this.depthOf(name) !== -1;
+  }
+
   get top(): Frame {
     return this.#stack[this.#stack.length - 1];
   }

@@ -986,7 +986,15 @@ export class MarkupReader implements BlockStream {
         if (opening == null) continue;
         const opens = startsWithAt(s, lt, opening);
         if (opens === null && !final) return this.#valueWait(from, lt);
-        if (opens === true) return this.#leaveValue(from, lt, `the next ${opening}`, lt);
+        if (opens !== true) continue;
+        if (opening === parameter.reopens && this.#form.repeated === 'warn') {
+          // A parameter the call already has, opened inside a value, is the value's text (code
+          // that writes the format: a file holding `<parameter=path>`), not a left-open value.
+          const tag = parameter.read(s, lt, final);
+          if (tag === 'partial') return this.#valueWait(from, lt);
+          if (tag !== null && this.#tree.has(this.#form.key(tag.name))) continue;
+        }
+        return this.#leaveValue(from, lt, `the next ${opening}`, lt);
       }
     }
     const callClose = startsWithAt(s, lt, call.close);
