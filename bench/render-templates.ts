@@ -194,6 +194,13 @@ const TEMPLATES = [
     jsonArguments: true,
   },
   {
+    label: 'deepseek-v3.2',
+    dialect: 'deepseek-dsml',
+    file: 'deepseek-v3.2.jinja',
+    turn: '<｜Assistant｜>',
+    end: '<｜end▁of▁sentence｜>',
+  },
+  {
     label: 'mistral-small-3.1',
     dialect: 'mistral',
     file: 'mistral-small-3.1.jinja',

@@ -1,4 +1,4 @@
-import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
+import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2 } from './anthropic-xml.js';
 import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
@@ -48,6 +48,7 @@ export const DIALECT_VALUES = {
   'seed-oss': 'text',
   glm: 'text',
   deepseek: 'json',
+  'deepseek-dsml': 'text',
   'kimi-k2': 'json',
   hermes: 'json',
   nemotron: 'json',
@@ -171,6 +172,8 @@ export function blockReaders(
       return [glm];
     case 'deepseek':
       return [deepseek];
+    case 'deepseek-dsml':
+      return [deepseekDsml, deepseekDsmlV4];
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
@@ -216,6 +219,8 @@ export function blockReaders(
         minimaxM2,
         seedOss,
         deepseek,
+        deepseekDsml,
+        deepseekDsmlV4,
         kimiK2,
         nemotron,
         commandR7b,
