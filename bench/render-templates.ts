@@ -161,6 +161,14 @@ const TEMPLATES = [
     end: '<|im_end|>',
   },
   {
+    // Step-3.5 / 3.7-Flash (StepFun) write Qwen3-Coder's form: the qwen3-coder dialect reads it.
+    label: 'stepfun-3.7-flash',
+    dialect: 'qwen3-coder',
+    file: 'stepfun-3.7-flash.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+  },
+  {
     label: 'hermes',
     dialect: 'hermes',
     file: 'qwen3-hermes.jinja',
