@@ -352,6 +352,16 @@ const TEMPLATES = [
     plainTools: true,
   },
   {
+    label: 'gigachat3',
+    dialect: 'gigachat',
+    file: 'gigachat3.jinja',
+    turn: 'assistant<|role_sep|>\n',
+    // The `function call` turn's own close, which servers strip as a stop token.
+    end: '<|message_sep|>',
+    // One call a reply: it writes the first of `tool_calls` only.
+    conversations: ONE_CALL,
+  },
+  {
     label: 'internlm2',
     dialect: 'internlm',
     file: 'internlm2.jinja',

@@ -1048,3 +1048,46 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
     }
   });
 });
+
+describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
+  const gigachat = { dialect: 'gigachat' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const HEAD = '<|message_sep|>\n\nfunction call<|role_sep|>\n';
+
+  it('the reply, then its call as a turn of its own; 3.1 after <|function_call|> (gigachat, auto)', () => {
+    const code = 'if (a < b && c) { s = "<|message_sep|>}"; }';
+    const args = { path: 'ünï 🎉.ts', content: code, note: '', opts: { n: 3, on: true } };
+    for (const head of [HEAD, '<|function_call|>'])
+      for (const dialect of ['gigachat', 'auto'] as const) {
+        const text = `I'll write it.${head}${JSON.stringify({ name: 'write_file', arguments: args })}`;
+        const result = read(text, { dialect });
+        expect(result.errors).toEqual([]);
+        expect(result.warnings).toEqual([]);
+        expect(callsOf(result)).toEqual([['gigachat', 'write_file', args]]);
+        expect(result.text).toBe("I'll write it.");
+      }
+  });
+
+  it('another role after <|message_sep|>, and the words "function call", stay text', () => {
+    for (const text of [
+      'Hi.<|message_sep|>\n\nuser<|role_sep|>\n{"name": "f", "arguments": {}}',
+      'A function call<|role_sep|> is how it calls.',
+    ]) {
+      const result = read(text, gigachat);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+
+  it('a call cut short, or no JSON, is no call: an error, its text kept', () => {
+    const cut = read(`${HEAD}{"name": "f", "arguments": {"a": "x`, gigachat);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const notJson = read(`${HEAD}not json`, gigachat);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.errors.map((e) => e.code)).toEqual(['invalid-json']);
+    expect(notJson.text).toBe(`${HEAD}not json`);
+  });
+});

@@ -336,6 +336,19 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     separator: '',
     trigger: fixed('<|action_start|><|plugin|>'),
   },
+  gigachat: {
+    args: JSON_IN_TOKENS,
+    // One call a reply, a turn of the `function call` role after the reply's text.
+    call: (name) => [
+      `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": ${quotedName(name)}, "arguments": `,
+      '}',
+    ],
+    open: '',
+    close: '',
+    separator: '',
+    maxCalls: 1,
+    trigger: fixed('<|message_sep|>'),
+  },
   gemma4: {
     args: { kind: 'gemma' },
     call: (name) => [`<|tool_call>call:${name}`, '<tool_call|>'],

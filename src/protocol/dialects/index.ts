@@ -6,6 +6,7 @@ import { deepseek } from './deepseek.js';
 import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
 import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
+import { gigachat3, gigachat31 } from './gigachat.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
@@ -67,6 +68,7 @@ export const DIALECT_VALUES = {
   apertus: 'json',
   xlam: 'json',
   internlm: 'json',
+  gigachat: 'json',
   cline: 'text',
 } as const;
 
@@ -210,6 +212,8 @@ export function blockReaders(
       return [xlam];
     case 'internlm':
       return [internlm];
+    case 'gigachat':
+      return [gigachat3, gigachat31];
     case 'cline':
       return cline;
     case 'auto':
@@ -235,6 +239,8 @@ export function blockReaders(
         gemma4,
         apertus,
         internlm,
+        gigachat3,
+        gigachat31,
         toolCallAuto,
         qwen3CoderBare,
         ...hermesWrappedAuto,

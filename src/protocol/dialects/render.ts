@@ -78,6 +78,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|tools_prefix|>[${JSON.stringify({ [name]: args })}]<|tools_suffix|>`;
     case 'internlm':
       return `<|action_start|><|plugin|>\n${JSON.stringify({ name, arguments: args })}<|action_end|>`;
+    case 'gigachat':
+      return `<|message_sep|>\n\nfunction call<|role_sep|>\n${JSON.stringify({ name, arguments: args })}`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':
