@@ -161,6 +161,14 @@ const TEMPLATES = [
     end: '<|im_end|>',
   },
   {
+    // Step-3.5 / 3.7-Flash (StepFun) write Qwen3-Coder's form: the qwen3-coder dialect reads it.
+    label: 'stepfun-3.7-flash',
+    dialect: 'qwen3-coder',
+    file: 'stepfun-3.7-flash.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+  },
+  {
     label: 'hermes',
     dialect: 'hermes',
     file: 'qwen3-hermes.jinja',
@@ -192,6 +200,13 @@ const TEMPLATES = [
     end: '<｜end▁of▁sentence｜>',
     // Its template concatenates `arguments`: they come as a JSON string, as OpenAI sends them.
     jsonArguments: true,
+  },
+  {
+    label: 'deepseek-v3.2',
+    dialect: 'deepseek-dsml',
+    file: 'deepseek-v3.2.jinja',
+    turn: '<｜Assistant｜>',
+    end: '<｜end▁of▁sentence｜>',
   },
   {
     label: 'mistral-small-3.1',
@@ -335,6 +350,16 @@ const TEMPLATES = [
     // It reads `tool.name` and `tool.parameters`: the functions themselves, not OpenAI's
     // `{type, function}` wrappers (llama.cpp hands it them so).
     plainTools: true,
+  },
+  {
+    label: 'gigachat3',
+    dialect: 'gigachat',
+    file: 'gigachat3.jinja',
+    turn: 'assistant<|role_sep|>\n',
+    // The `function call` turn's own close, which servers strip as a stop token.
+    end: '<|message_sep|>',
+    // One call a reply: it writes the first of `tool_calls` only.
+    conversations: ONE_CALL,
   },
   {
     label: 'internlm2',

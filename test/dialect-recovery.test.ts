@@ -1115,3 +1115,116 @@ describe('a value that writes a parameter the call already has (vLLM test_conten
     expect(read2.warnings.map((w) => w.code)).toEqual(['unclosed-element']);
   });
 });
+
+describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
+  const dsml = { dialect: 'deepseek-dsml' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const D = '｜DSML｜';
+  const block = (wrapper: string, body: string) => `<${D}${wrapper}>\n${body}</${D}${wrapper}>`;
+
+  it("text, then calls whose values hold the form's own closing tags, <, & and unicode (deepseek-dsml, auto)", () => {
+    const code = `if (a < b && c) { s = "</${D}parameter>\\n</${D}invoke>"; }`;
+    const text = `Sure, I will check.\n\n${block(
+      'function_calls',
+      `<${D}invoke name="write_file">\n<${D}parameter name="path" string="true">src/ünï 🎉.ts</${D}parameter>\n<${D}parameter name="content" string="true">${code}</${D}parameter>\n<${D}parameter name="note" string="true"></${D}parameter>\n</${D}invoke>\n<${D}invoke name="run">\n<${D}parameter name="timeout" string="false">30</${D}parameter>\n<${D}parameter name="filters" string="false">{"lang": "ts"}</${D}parameter>\n</${D}invoke>\n`,
+    )}`;
+    for (const dialect of ['deepseek-dsml', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      // Values are text as written; a schema types `string="false"` ones (as MiniMax-M2's).
+      expect(callsOf(result)).toEqual([
+        ['deepseek-dsml', 'write_file', { path: 'src/ünï 🎉.ts', content: code, note: '' }],
+        ['deepseek-dsml', 'run', { timeout: '30', filters: '{"lang": "ts"}' }],
+      ]);
+      expect(result.text).toBe('Sure, I will check.\n\n');
+    }
+  });
+
+  it("DeepSeek V4's <｜DSML｜tool_calls>, a parameter without string=, and single quotes", () => {
+    const text = block(
+      'tool_calls',
+      `<${D}invoke name='search'>\n<${D}parameter name="query">tool calls</${D}parameter>\n<${D}parameter  name = 'limit'  string="false" >5</${D}parameter>\n</${D}invoke>\n`,
+    );
+    for (const dialect of ['deepseek-dsml', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['deepseek-dsml', 'search', { query: 'tool calls', limit: '5' }],
+      ]);
+    }
+  });
+
+  it('a block missing its final close is a call with a warning; a call cut inside a value is none', () => {
+    const unclosed = read(
+      `<${D}function_calls>\n<${D}invoke name="get_time">\n</${D}invoke>\n`,
+      dsml,
+    );
+    expect(callsOf(unclosed)).toEqual([['deepseek-dsml', 'get_time', {}]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    const cut = read(
+      `<${D}function_calls>\n<${D}invoke name="f">\n<${D}parameter name="a" string="true">x`,
+      dsml,
+    );
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
+  it("prose about the markers, and Anthropic's <function_calls>, are no DSML call", () => {
+    for (const text of [
+      '<｜DSM some regular text',
+      `DeepSeek writes ${D}invoke tags.`,
+      '<function_calls>\n<invoke name="f">\n</invoke>\n</function_calls>',
+    ]) {
+      const result = read(text, dsml);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+});
+
+describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
+  const gigachat = { dialect: 'gigachat' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const HEAD = '<|message_sep|>\n\nfunction call<|role_sep|>\n';
+
+  it('the reply, then its call as a turn of its own; 3.1 after <|function_call|> (gigachat, auto)', () => {
+    const code = 'if (a < b && c) { s = "<|message_sep|>}"; }';
+    const args = { path: 'ünï 🎉.ts', content: code, note: '', opts: { n: 3, on: true } };
+    for (const head of [HEAD, '<|function_call|>'])
+      for (const dialect of ['gigachat', 'auto'] as const) {
+        const text = `I'll write it.${head}${JSON.stringify({ name: 'write_file', arguments: args })}`;
+        const result = read(text, { dialect });
+        expect(result.errors).toEqual([]);
+        expect(result.warnings).toEqual([]);
+        expect(callsOf(result)).toEqual([['gigachat', 'write_file', args]]);
+        expect(result.text).toBe("I'll write it.");
+      }
+  });
+
+  it('another role after <|message_sep|>, and the words "function call", stay text', () => {
+    for (const text of [
+      'Hi.<|message_sep|>\n\nuser<|role_sep|>\n{"name": "f", "arguments": {}}',
+      'A function call<|role_sep|> is how it calls.',
+    ]) {
+      const result = read(text, gigachat);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toEqual([]);
+      expect(result.text, text).toBe(text);
+    }
+  });
+
+  it('a call cut short, or no JSON, is no call: an error, its text kept', () => {
+    const cut = read(`${HEAD}{"name": "f", "arguments": {"a": "x`, gigachat);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const notJson = read(`${HEAD}not json`, gigachat);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.errors.map((e) => e.code)).toEqual(['invalid-json']);
+    expect(notJson.text).toBe(`${HEAD}not json`);
+  });
+});

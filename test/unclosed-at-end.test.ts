@@ -12,6 +12,7 @@ const CLOSES = [
   '</tool_call>',
   '</function_calls>',
   '</minimax:tool_call>',
+  '</｜DSML｜function_calls>',
   '</seed:tool_call>',
   '<｜tool▁calls▁end｜>',
   '<｜tool▁call▁end｜>',

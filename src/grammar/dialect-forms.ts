@@ -1,5 +1,6 @@
 import type { Dialect } from '../protocol/index.js';
 import type { ValueText } from '../protocol/markup/value-text.js';
+import type { JsonSchema } from '../tools/index.js';
 import { isElementName } from './xml-values.js';
 
 /** How a family writes one call's arguments. */
@@ -13,8 +14,11 @@ export type ArgumentsForm =
   /** One element per argument, its text the value. */
   | {
       kind: 'text';
-      /** The opening of argument `key`, or undefined when the form cannot name it. */
-      open(key: string): string | undefined;
+      /**
+       * The opening of argument `key` (of `schema`, when the form says its type), or undefined
+       * when the form cannot name it.
+       */
+      open(key: string, schema?: JsonSchema): string | undefined;
       close(key: string): string;
       /** How the reader takes the value's text. */
       mode(key: string): ValueText;
@@ -58,7 +62,7 @@ const fixed = (trigger: string) => () => trigger;
 
 /** Element-text arguments: `<open key>value<close>` per argument, one a line. */
 function elements(
-  open: (key: string) => string | undefined,
+  open: (key: string, schema?: JsonSchema) => string | undefined,
   close: string | ((key: string) => string),
   mode: (key: string) => ValueText,
   forbid: readonly string[] | ((key: string, tools: readonly string[]) => readonly string[]),
@@ -84,21 +88,41 @@ const QWEN_TAGS = [
   '</parameter>',
 ];
 
-function invokeForm(open: string, close: string): DialectForm {
+/**
+ * Anthropic's `<invoke>` calls in `open` … `close`; with `prefix` (DSML's `｜DSML｜`) before
+ * each tag's name, and each parameter marked `string="true"` for a string, `"false"` for
+ * anything else (as DeepSeek's template writes it from the value).
+ */
+function invokeForm(open: string, close: string, prefix = ''): DialectForm {
+  const marked = prefix !== '';
   return {
     args: elements(
-      (key) => (key.length <= 256 && !key.includes('"') ? `<parameter name="${key}">` : undefined),
-      '</parameter>',
+      (key, schema) =>
+        key.length <= 256 && !key.includes('"')
+          ? `<${prefix}parameter name="${key}"${marked ? ` string="${isStringSchema(schema)}"` : ''}>`
+          : undefined,
+      `</${prefix}parameter>`,
       () => 'verbatim',
-      [open, close, '<invoke', '</invoke>', '<parameter', '</parameter>'],
+      [
+        open,
+        close,
+        `<${prefix}invoke`,
+        `</${prefix}invoke>`,
+        `<${prefix}parameter`,
+        `</${prefix}parameter>`,
+      ],
     ),
-    call: (name) => [`<invoke name="${name}">\n`, '</invoke>\n'],
+    call: (name) => [`<${prefix}invoke name="${name}">\n`, `</${prefix}invoke>\n`],
     open: `${open}\n`,
     close,
     separator: '',
     trigger: fixed(open),
   };
 }
+
+/** Whether a schema's values are strings (a schema without a type too: its value is text). */
+const isStringSchema = (schema: JsonSchema | undefined) =>
+  schema?.type === undefined || schema.type === 'string';
 
 function qwenForm(open: string, close: string, mode: ValueText): DialectForm {
   return {
@@ -138,6 +162,7 @@ const pythonCall = (name: string): readonly [string, string] => [name, ''];
 export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
   'anthropic-xml': invokeForm('<function_calls>', '</function_calls>'),
   'minimax-m2': invokeForm('<minimax:tool_call>', '</minimax:tool_call>'),
+  'deepseek-dsml': invokeForm('<｜DSML｜function_calls>', '</｜DSML｜function_calls>', '｜DSML｜'),
   'qwen3-coder': qwenForm('<tool_call>', '</tool_call>', 'newlines'),
   'seed-oss': qwenForm('<seed:tool_call>', '</seed:tool_call>', 'verbatim'),
   glm: {
@@ -318,6 +343,19 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     close: '',
     separator: '',
     trigger: fixed('<|action_start|><|plugin|>'),
+  },
+  gigachat: {
+    args: JSON_IN_TOKENS,
+    // One call a reply, a turn of the `function call` role after the reply's text.
+    call: (name) => [
+      `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": ${quotedName(name)}, "arguments": `,
+      '}',
+    ],
+    open: '',
+    close: '',
+    separator: '',
+    maxCalls: 1,
+    trigger: fixed('<|message_sep|>'),
   },
   gemma4: {
     args: { kind: 'gemma' },

@@ -69,7 +69,7 @@ function argumentsOf(
       const required = new Set(schema.required ?? []);
       const members: Member[] = [];
       for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-        const open = form.open(key);
+        const open = form.open(key, sub);
         if (open === undefined) continue;
         const value = values.valueFor(
           sub,

@@ -86,6 +86,10 @@ const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = 
   ['xlam', (v) => `[{"name": "f", "arguments": {"a": ${v}}}]`],
   ['apertus', (v) => `<|tools_prefix|>[{"f": {"a": ${v}}}]<|tools_suffix|>`],
   [
+    'gigachat',
+    (v) => `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "f", "arguments": {"a": ${v}}}`,
+  ],
+  [
     'internlm',
     (v) => `<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": ${v}}}<|action_end|>`,
   ],

@@ -3,39 +3,51 @@ import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import type { BlockReader } from './block.js';
 
-/** `<invoke name="…">` calls with `<parameter name="…">` values, inside `open` … `close`. */
-function invokeForm(format: CallFormat, open: string, close: string): MarkupForm {
+/** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
+const NAME_ATTRIBUTE = String.raw`\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')`;
+
+/**
+ * `<invoke name="…">` calls with `<parameter name="…">` values, inside `open` … `close`; with
+ * `prefix`, each tag's name begins with it (DeepSeek's `<｜DSML｜invoke`), and `attributes`
+ * is what a parameter's opening may hold after its name (DSML's `string="true"`).
+ */
+function invokeForm(
+  format: CallFormat,
+  open: string,
+  close: string,
+  prefix = '',
+  attributes = '',
+): MarkupForm {
+  const invoke = `<${prefix}invoke`;
+  const parameter = `<${prefix}parameter`;
   return {
     format,
     tags: 'literal',
     wrapper: { open, close },
     call: {
-      start: '<invoke',
-      read: namedOpening(
-        '<invoke',
-        /<invoke\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')\s{0,64}>/y,
-      ),
-      close: '</invoke>',
+      start: invoke,
+      read: namedOpening(invoke, new RegExp(`${invoke}${NAME_ATTRIBUTE}\\s{0,64}>`, 'y')),
+      close: `</${prefix}invoke>`,
       closeInValue: 'next-call',
       reopenFails: false,
-      unnamed: '<invoke> needs a name: <invoke name="tool_name">',
-      unclosed: '<invoke> was not closed with </invoke>',
+      unnamed: `${invoke}> needs a name: ${invoke} name="tool_name">`,
+      unclosed: `${invoke}> was not closed with </${prefix}invoke>`,
     },
     parameter: {
       read: namedOpening(
-        '<parameter',
-        /<parameter\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')\s{0,64}>/y,
+        parameter,
+        new RegExp(`${parameter}${NAME_ATTRIBUTE}${attributes}\\s{0,64}>`, 'y'),
       ),
-      close: () => '</parameter>',
-      unclosed: '<parameter> was not closed with </parameter>',
-      reopens: '<parameter',
+      close: () => `</${prefix}parameter>`,
+      unclosed: `${parameter}> was not closed with </${prefix}parameter>`,
+      reopens: parameter,
     },
     key: (name) => name,
     text: () => 'verbatim',
     nested: false,
     repeated: 'warn',
     jsonForm: false,
-    empty: `a ${open} block holds no <invoke name="…">`,
+    empty: `a ${open} block holds no ${invoke} name="…">`,
   };
 }
 
@@ -63,4 +75,43 @@ export const minimaxM2: BlockReader = {
   open: MINIMAX.wrapper?.open ?? '',
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(MINIMAX, sink, limits),
+};
+
+/** The marker DeepSeek's DSML tags begin with (U+FF5C, the full-width bar, on both sides). */
+const DSML = '｜DSML｜';
+
+/** Whether a DSML parameter's value is text (`"true"`) or JSON (`"false"`), as its template writes it. */
+const DSML_STRING_ATTRIBUTE = String.raw`(?:\s{1,64}string\s{0,64}=\s{0,64}"[^"]{0,16}")?`;
+
+const dsmlForm = (block: string) =>
+  invokeForm(
+    'deepseek-dsml',
+    `<${DSML}${block}>`,
+    `</${DSML}${block}>`,
+    DSML,
+    DSML_STRING_ATTRIBUTE,
+  );
+
+const DSML_V32 = dsmlForm('function_calls');
+const DSML_V4 = dsmlForm('tool_calls');
+
+/**
+ * DeepSeek V3.2's DSML: Anthropic's form with each tag named after `｜DSML｜` (special text of
+ * its vocabulary: `<｜DSML｜function_calls>`, `<｜DSML｜invoke name="f">`, `<｜DSML｜parameter
+ * name="k" string="true">v</｜DSML｜parameter>`). `string="false"` marks a value its template
+ * wrote as JSON (numbers, booleans, lists, objects): values are read as written, as
+ * MiniMax-M2's, and a schema types them. DeepSeek V4 writes the same calls in
+ * `<｜DSML｜tool_calls>`.
+ */
+export const deepseekDsml: BlockReader = {
+  open: DSML_V32.wrapper?.open ?? '',
+  anywhere: true,
+  stream: (sink, limits) => new MarkupReader(DSML_V32, sink, limits),
+};
+
+/** DeepSeek V4's wrapper of the same DSML calls. */
+export const deepseekDsmlV4: BlockReader = {
+  open: DSML_V4.wrapper?.open ?? '',
+  anywhere: true,
+  stream: (sink, limits) => new MarkupReader(DSML_V4, sink, limits),
 };

@@ -1,4 +1,4 @@
-import { anthropicXml, minimaxM2 } from './anthropic-xml.js';
+import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2 } from './anthropic-xml.js';
 import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
@@ -6,6 +6,7 @@ import { deepseek } from './deepseek.js';
 import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
 import { functools } from './functools.js';
 import { gemma4 } from './gemma.js';
+import { gigachat3, gigachat31 } from './gigachat.js';
 import { glm } from './glm.js';
 import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
@@ -56,6 +57,7 @@ export const DIALECT_VALUES = {
   'seed-oss': 'text',
   glm: 'text',
   deepseek: 'json',
+  'deepseek-dsml': 'text',
   'kimi-k2': 'json',
   hermes: 'json',
   nemotron: 'json',
@@ -75,6 +77,7 @@ export const DIALECT_VALUES = {
   apertus: 'json',
   xlam: 'json',
   internlm: 'json',
+  gigachat: 'json',
   cline: 'text',
 } as const;
 
@@ -194,6 +197,8 @@ export function blockReaders(
       return [glm];
     case 'deepseek':
       return [deepseek];
+    case 'deepseek-dsml':
+      return [deepseekDsml, deepseekDsmlV4];
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
@@ -232,6 +237,8 @@ export function blockReaders(
       return [xlam];
     case 'internlm':
       return [internlm];
+    case 'gigachat':
+      return [gigachat3, gigachat31];
     case 'cline':
       return cline;
     case 'auto':
@@ -241,6 +248,8 @@ export function blockReaders(
         minimaxM2,
         seedOss,
         deepseek,
+        deepseekDsml,
+        deepseekDsmlV4,
         kimiK2,
         nemotron,
         commandR7b,
@@ -255,6 +264,8 @@ export function blockReaders(
         gemma4,
         apertus,
         internlm,
+        gigachat3,
+        gigachat31,
         toolCallAuto,
         qwen3CoderBare,
         ...hermesWrappedAuto,

@@ -44,6 +44,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<tool_call>${name}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${text(v)}</arg_value>\n`).join('')}</tool_call>`;
     case 'deepseek':
       return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+    case 'deepseek-dsml':
+      return `<｜DSML｜function_calls>\n<｜DSML｜invoke name="${name}">\n${entries.map(([k, v]) => `<｜DSML｜parameter name="${k}" string="${typeof v === 'string'}">${text(v)}</｜DSML｜parameter>\n`).join('')}</｜DSML｜invoke>\n</｜DSML｜function_calls>`;
     case 'kimi-k2':
       return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:0<|tool_call_argument_begin|>${json}<|tool_call_end|><|tool_calls_section_end|>`;
     case 'hermes':
@@ -78,6 +80,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|tools_prefix|>[${JSON.stringify({ [name]: args })}]<|tools_suffix|>`;
     case 'internlm':
       return `<|action_start|><|plugin|>\n${JSON.stringify({ name, arguments: args })}<|action_end|>`;
+    case 'gigachat':
+      return `<|message_sep|>\n\nfunction call<|role_sep|>\n${JSON.stringify({ name, arguments: args })}`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':

@@ -1,0 +1,52 @@
+import type { BodyForm } from '../body/form.js';
+import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
+import type { BlockReader } from './block.js';
+
+/** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
+const MESSAGE_SEP = '<|message_sep|>';
+const ROLE = '\n\nfunction call<|role_sep|>\n';
+const GIGACHAT_3_HEAD = `${MESSAGE_SEP}${ROLE}`;
+
+/**
+ * Whether the turn that `<|message_sep|>` ends is followed by the `function call` role's head
+ * (from `after`); null while the input may still become it. The block is found by its first
+ * token alone: the head spans lines, and a line's text is decided at its end.
+ */
+function beginsFunctionCall(s: string, after: number, final: boolean): boolean | null {
+  const tail = s.slice(after, after + ROLE.length);
+  if (tail === ROLE) return true;
+  return !final && ROLE.startsWith(tail) ? null : false;
+}
+
+const GIGACHAT_3: BodyForm = {
+  format: 'gigachat',
+  kind: 'calls',
+  open: GIGACHAT_3_HEAD,
+  // The turn's own close (`<|message_sep|>`) is a stop token servers strip: the object's end ends it.
+  close: '',
+  syntax: Syntax.Json,
+};
+
+const GIGACHAT_3_1: BodyForm = { ...GIGACHAT_3, open: '<|function_call|>' };
+
+/**
+ * GigaChat 3 (Sber): the reply's text ends its turn with `<|message_sep|>`, and the call is a
+ * turn of the `function call` role: `<|message_sep|>\n\nfunction call<|role_sep|>\n` then
+ * `{"name": …, "arguments": {…}}`, one call a reply. `<|message_sep|>` is a special token: the
+ * block opens anywhere. Any other role after it (`assistant`, `user`) stays text.
+ */
+export const gigachat3: BlockReader = {
+  open: MESSAGE_SEP,
+  anywhere: true,
+  midLine: beginsFunctionCall,
+  lineStart: beginsFunctionCall,
+  stream: (sink, limits) => new BodyReader(GIGACHAT_3, sink, limits),
+};
+
+/** GigaChat 3.1's: the same object after its `<|function_call|>` token. */
+export const gigachat31: BlockReader = {
+  open: GIGACHAT_3_1.open,
+  anywhere: true,
+  stream: (sink, limits) => new BodyReader(GIGACHAT_3_1, sink, limits),
+};
