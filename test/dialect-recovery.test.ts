@@ -1228,3 +1228,57 @@ describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
     expect(notJson.text).toBe(`${HEAD}not json`);
   });
 });
+
+describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
+  const longcat = { dialect: 'longcat' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it("text, then calls whose values hold the form's own closing tag, <, & and unicode (longcat, auto)", () => {
+    const code = 'if (a < b && c) { s = "</longcat_tool_call>"; }';
+    const text = `Let me check.\n<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Zürich 🎉", "days": 3}}\n</longcat_tool_call>\n<longcat_tool_call>{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}</longcat_tool_call>`;
+    for (const dialect of ['longcat', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['longcat', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['longcat', 'write_file', { path: 'a.ts', content: code, note: '' }],
+      ]);
+      expect(result.text).toBe('Let me check.\n\n');
+    }
+  });
+
+  it('a list of calls in one block is read too', () => {
+    const result = read(
+      '<longcat_tool_call>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": [1]}}]</longcat_tool_call>',
+      longcat,
+    );
+    expect(callsOf(result)).toEqual([
+      ['longcat', 'a', {}],
+      ['longcat', 'b', { x: [1] }],
+    ]);
+  });
+
+  it('a call cut short, or no JSON, is no call: an error, its text kept; unclosed at the end is one', () => {
+    const cut = read('<longcat_tool_call>{"name": "func", "arguments": {', longcat);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const notJson = read('Some text with <longcat_tool_call>invalid json', longcat);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.errors).toHaveLength(1);
+    expect(notJson.text).toBe('Some text with <longcat_tool_call>invalid json');
+    const unclosed = read('<longcat_tool_call>{"name": "f", "arguments": {"a": 1}}', longcat);
+    expect(callsOf(unclosed)).toEqual([['longcat', 'f', { a: 1 }]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+  });
+
+  it("in auto, a body that is no JSON (Flash-Lite's <longcat_arg_key> form) stays text", () => {
+    const text =
+      '<longcat_tool_call>search\n<longcat_arg_key>q</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n</longcat_tool_call>';
+    const result = read(text, { dialect: 'auto' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors).toEqual([]);
+    expect(result.text).toBe(text);
+  });
+});

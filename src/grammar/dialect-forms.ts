@@ -357,6 +357,18 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     maxCalls: 1,
     trigger: fixed('<|message_sep|>'),
   },
+  longcat: {
+    args: JSON_PLAIN,
+    // Hermes' object in LongCat's own tags; no public template was found to say more.
+    call: (name) => {
+      const [before, after] = nameAndArguments(name);
+      return [`<longcat_tool_call>${before}`, `${after}</longcat_tool_call>`];
+    },
+    open: '',
+    close: '',
+    separator: '\n',
+    trigger: fixed('<longcat_tool_call>'),
+  },
   gemma4: {
     args: { kind: 'gemma' },
     call: (name) => [`<|tool_call>call:${name}`, '<tool_call|>'],

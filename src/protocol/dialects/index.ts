@@ -27,6 +27,7 @@ import {
 import { internlm } from './internlm.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
+import { longcat, longcatAuto } from './longcat.js';
 import { mistral } from './mistral.js';
 import {
   lfm2,
@@ -78,6 +79,7 @@ export const DIALECT_VALUES = {
   xlam: 'json',
   internlm: 'json',
   gigachat: 'json',
+  longcat: 'json',
   cline: 'text',
 } as const;
 
@@ -239,6 +241,8 @@ export function blockReaders(
       return [internlm];
     case 'gigachat':
       return [gigachat3, gigachat31];
+    case 'longcat':
+      return [longcat];
     case 'cline':
       return cline;
     case 'auto':
@@ -266,6 +270,7 @@ export function blockReaders(
         internlm,
         gigachat3,
         gigachat31,
+        longcatAuto,
         toolCallAuto,
         qwen3CoderBare,
         ...hermesWrappedAuto,

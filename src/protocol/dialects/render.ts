@@ -82,6 +82,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|action_start|><|plugin|>\n${JSON.stringify({ name, arguments: args })}<|action_end|>`;
     case 'gigachat':
       return `<|message_sep|>\n\nfunction call<|role_sep|>\n${JSON.stringify({ name, arguments: args })}`;
+    case 'longcat':
+      return `<longcat_tool_call>${JSON.stringify({ name, arguments: args })}</longcat_tool_call>`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':
