@@ -1,4 +1,4 @@
-import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2 } from './anthropic-xml.js';
+import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2, step3 } from './anthropic-xml.js';
 import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
@@ -59,6 +59,7 @@ export const DIALECT_VALUES = {
   glm: 'text',
   deepseek: 'json',
   'deepseek-dsml': 'text',
+  step3: 'text',
   'kimi-k2': 'json',
   hermes: 'json',
   nemotron: 'json',
@@ -201,6 +202,8 @@ export function blockReaders(
       return [deepseek];
     case 'deepseek-dsml':
       return [deepseekDsml, deepseekDsmlV4];
+    case 'step3':
+      return [step3];
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
@@ -254,6 +257,7 @@ export function blockReaders(
         deepseek,
         deepseekDsml,
         deepseekDsmlV4,
+        step3,
         kimiK2,
         nemotron,
         commandR7b,
