@@ -1228,3 +1228,128 @@ describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
     expect(notJson.text).toBe(`${HEAD}not json`);
   });
 });
+
+describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
+  const longcat = { dialect: 'longcat' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+
+  it("text, then calls whose values hold the form's own closing tag, <, & and unicode (longcat, auto)", () => {
+    const code = 'if (a < b && c) { s = "</longcat_tool_call>"; }';
+    const text = `Let me check.\n<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Zürich 🎉", "days": 3}}\n</longcat_tool_call>\n<longcat_tool_call>{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}</longcat_tool_call>`;
+    for (const dialect of ['longcat', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['longcat', 'get_weather', { city: 'Zürich 🎉', days: 3 }],
+        ['longcat', 'write_file', { path: 'a.ts', content: code, note: '' }],
+      ]);
+      expect(result.text).toBe('Let me check.\n\n');
+    }
+  });
+
+  it('a list of calls in one block is read too', () => {
+    const result = read(
+      '<longcat_tool_call>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": [1]}}]</longcat_tool_call>',
+      longcat,
+    );
+    expect(callsOf(result)).toEqual([
+      ['longcat', 'a', {}],
+      ['longcat', 'b', { x: [1] }],
+    ]);
+  });
+
+  it('a call cut short, or no JSON, is no call: an error, its text kept; unclosed at the end is one', () => {
+    const cut = read('<longcat_tool_call>{"name": "func", "arguments": {', longcat);
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    const notJson = read('Some text with <longcat_tool_call>invalid json', longcat);
+    expect(notJson.calls).toEqual([]);
+    expect(notJson.errors).toHaveLength(1);
+    expect(notJson.text).toBe('Some text with <longcat_tool_call>invalid json');
+    const unclosed = read('<longcat_tool_call>{"name": "f", "arguments": {"a": 1}}', longcat);
+    expect(callsOf(unclosed)).toEqual([['longcat', 'f', { a: 1 }]]);
+    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+  });
+
+  it("in auto, a body that is no JSON (Flash-Lite's <longcat_arg_key> form) stays text", () => {
+    const text =
+      '<longcat_tool_call>search\n<longcat_arg_key>q</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n</longcat_tool_call>';
+    const result = read(text, { dialect: 'auto' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors).toEqual([]);
+    expect(result.text).toBe(text);
+  });
+});
+
+describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
+  const step3 = { dialect: 'step3' } as const;
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const call = (name: string, params: Record<string, string>) =>
+    `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="${name}">${Object.entries(
+      params,
+    )
+      .map(([k, v]) => `<steptml:parameter name="${k}">${v}</steptml:parameter>`)
+      .join('')}</steptml:invoke><｜tool_call_end｜>`;
+  const block = (...calls: string[]) =>
+    `<｜tool_calls_begin｜>${calls.join('')}<｜tool_calls_end｜>`;
+
+  it("text, then calls whose values hold the form's own closing tags, <, & and unicode (step3, auto)", () => {
+    const code = 'if (a < b && c) { s = "</steptml:parameter></steptml:invoke>"; }';
+    const text = `I will write it.\n\n${block(
+      call('write_file', { path: 'src/ünï 🎉.ts', content: code, note: '' }),
+      call('run', { command: 'ls -la' }),
+    )}`;
+    for (const dialect of ['step3', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['step3', 'write_file', { path: 'src/ünï 🎉.ts', content: code, note: '' }],
+        ['step3', 'run', { command: 'ls -la' }],
+      ]);
+      expect(result.text).toBe('I will write it.\n\n');
+    }
+  });
+
+  it('a call with no parameters, and newlines between the tokens, read too', () => {
+    const text =
+      '<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="refresh">\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>';
+    const result = read(text, step3);
+    expect(result.warnings).toEqual([]);
+    expect(callsOf(result)).toEqual([['step3', 'refresh', {}]]);
+  });
+
+  it('a call without its `function<｜tool_sep｜>` is read with a warning', () => {
+    const result = read(
+      block(
+        '<｜tool_call_begin｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜>',
+      ),
+      step3,
+    );
+    expect(callsOf(result)).toEqual([['step3', 'f', { a: '1' }]]);
+    expect(result.warnings.map((w) => w.code)).toEqual(['stray-text']);
+  });
+
+  it("DeepSeek's tokens (with ▁) stay DeepSeek's; a call cut short is one, with a warning; no name is an error", () => {
+    const cut = read(
+      '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="func">',
+      step3,
+    );
+    expect(callsOf(cut)).toEqual([['step3', 'func', {}]]);
+    expect(cut.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    const unnamed =
+      '<｜tool_calls_begin｜><｜tool_call_begin｜>code<｜tool_sep｜>print(1)<｜tool_call_end｜><｜tool_calls_end｜>';
+    const failed = read(unnamed, step3);
+    expect(failed.calls).toEqual([]);
+    expect(failed.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
+    expect(failed.text).toBe(unnamed);
+    const deepseek = read(
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      { dialect: 'auto' },
+    );
+    expect(callsOf(deepseek)).toEqual([['deepseek', 'f', { a: 1 }]]);
+  });
+});

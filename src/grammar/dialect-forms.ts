@@ -163,6 +163,34 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
   'anthropic-xml': invokeForm('<function_calls>', '</function_calls>'),
   'minimax-m2': invokeForm('<minimax:tool_call>', '</minimax:tool_call>'),
   'deepseek-dsml': invokeForm('<｜DSML｜function_calls>', '</｜DSML｜function_calls>', '｜DSML｜'),
+  step3: {
+    args: elements(
+      (key) =>
+        key.length <= 256 && !key.includes('"') ? `<steptml:parameter name="${key}">` : undefined,
+      '</steptml:parameter>',
+      () => 'verbatim',
+      [
+        '<｜tool_calls_begin｜>',
+        '<｜tool_calls_end｜>',
+        '<｜tool_call_begin｜>',
+        '<｜tool_call_end｜>',
+        '<｜tool_sep｜>',
+        '<steptml:invoke',
+        '</steptml:invoke>',
+        '<steptml:parameter',
+        '</steptml:parameter>',
+      ],
+    ),
+    // As vLLM's and SGLang's Step-3 readers take it; no public template was found.
+    call: (name) => [
+      `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="${name}">`,
+      '</steptml:invoke><｜tool_call_end｜>',
+    ],
+    open: '<｜tool_calls_begin｜>',
+    close: '<｜tool_calls_end｜>',
+    separator: '',
+    trigger: fixed('<｜tool_calls_begin｜>'),
+  },
   'qwen3-coder': qwenForm('<tool_call>', '</tool_call>', 'newlines'),
   'seed-oss': qwenForm('<seed:tool_call>', '</seed:tool_call>', 'verbatim'),
   glm: {
@@ -356,6 +384,18 @@ export const DIALECT_FORMS: Record<Exclude<Dialect, 'tagcall'>, DialectForm> = {
     separator: '',
     maxCalls: 1,
     trigger: fixed('<|message_sep|>'),
+  },
+  longcat: {
+    args: JSON_PLAIN,
+    // Hermes' object in LongCat's own tags; no public template was found to say more.
+    call: (name) => {
+      const [before, after] = nameAndArguments(name);
+      return [`<longcat_tool_call>${before}`, `${after}</longcat_tool_call>`];
+    },
+    open: '',
+    close: '',
+    separator: '\n',
+    trigger: fixed('<longcat_tool_call>'),
   },
   gemma4: {
     args: { kind: 'gemma' },

@@ -90,6 +90,10 @@ const JSON_BODY_DIALECTS: ReadonlyArray<[Dialect, (value: string) => string]> = 
     (v) => `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "f", "arguments": {"a": ${v}}}`,
   ],
   [
+    'longcat',
+    (v) => `<longcat_tool_call>{"name": "f", "arguments": {"a": ${v}}}</longcat_tool_call>`,
+  ],
+  [
     'internlm',
     (v) => `<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": ${v}}}<|action_end|>`,
   ],

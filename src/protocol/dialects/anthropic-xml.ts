@@ -115,3 +115,52 @@ export const deepseekDsmlV4: BlockReader = {
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(DSML_V4, sink, limits),
 };
+
+/** Step-3's tokens (ASCII `_`, full-width `｜`: not DeepSeek's `▁`). */
+const STEP3_CALL = '<｜tool_call_begin｜>';
+const STEP3_SEP = '<｜tool_sep｜>';
+const STEP3_BASE = invokeForm(
+  'step3',
+  '<｜tool_calls_begin｜>',
+  '<｜tool_calls_end｜>',
+  'steptml:',
+);
+
+const STEP3: MarkupForm = {
+  ...STEP3_BASE,
+  call: {
+    ...STEP3_BASE.call,
+    // Each call is `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="…">`.
+    start: STEP3_CALL,
+    read: namedOpening(
+      STEP3_CALL,
+      new RegExp(
+        `${STEP3_CALL}(?:\\s{0,64}function\\s{0,64}${STEP3_SEP})?\\s{0,64}<steptml:invoke${NAME_ATTRIBUTE}\\s{0,64}>`,
+        'y',
+      ),
+      (match) =>
+        match[0].includes(STEP3_SEP)
+          ? undefined
+          : `a call is written ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="…">; read without function${STEP3_SEP}`,
+    ),
+    // The invoke's close and the call's token, as both peers read them; the token is special,
+    // so the close counts wherever it stands (vLLM's tests write <｜tool_sep｜> after it).
+    close: '</steptml:invoke><｜tool_call_end｜>',
+    closeInValue: 'token',
+    unnamed: `write the call as ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="tool_name">`,
+    unclosed: `${STEP3_CALL} was not closed with </steptml:invoke><｜tool_call_end｜>`,
+  },
+};
+
+/**
+ * StepFun Step-3's form (the first Step-3; 3.5 and 3.7-Flash write Qwen3-Coder's): calls in
+ * `<｜tool_calls_begin｜>` … `<｜tool_calls_end｜>`, each `<｜tool_call_begin｜>function<｜tool_sep｜>`
+ * then Anthropic's invoke with every tag named after `steptml:` (`<steptml:invoke name="f">`,
+ * `<steptml:parameter name="k">v</steptml:parameter>`), then `<｜tool_call_end｜>`. The tokens
+ * are special tokens of its vocabulary: the block opens anywhere. Values as written.
+ */
+export const step3: BlockReader = {
+  open: STEP3.wrapper?.open ?? '',
+  anywhere: true,
+  stream: (sink, limits) => new MarkupReader(STEP3, sink, limits),
+};

@@ -1,4 +1,4 @@
-import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2 } from './anthropic-xml.js';
+import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2, step3 } from './anthropic-xml.js';
 import { apertus } from './apertus.js';
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 import { clineReader, clineSelfClosingReader } from './cline.js';
@@ -27,6 +27,7 @@ import {
 import { internlm } from './internlm.js';
 import { kimiK2 } from './kimi-k2.js';
 import { llama3BareJson, llama3PythonTag } from './llama3.js';
+import { longcat, longcatAuto } from './longcat.js';
 import { mistral } from './mistral.js';
 import {
   lfm2,
@@ -58,6 +59,7 @@ export const DIALECT_VALUES = {
   glm: 'text',
   deepseek: 'json',
   'deepseek-dsml': 'text',
+  step3: 'text',
   'kimi-k2': 'json',
   hermes: 'json',
   nemotron: 'json',
@@ -78,6 +80,7 @@ export const DIALECT_VALUES = {
   xlam: 'json',
   internlm: 'json',
   gigachat: 'json',
+  longcat: 'json',
   cline: 'text',
 } as const;
 
@@ -199,6 +202,8 @@ export function blockReaders(
       return [deepseek];
     case 'deepseek-dsml':
       return [deepseekDsml, deepseekDsmlV4];
+    case 'step3':
+      return [step3];
     case 'kimi-k2':
       return [kimiK2];
     case 'hermes':
@@ -239,6 +244,8 @@ export function blockReaders(
       return [internlm];
     case 'gigachat':
       return [gigachat3, gigachat31];
+    case 'longcat':
+      return [longcat];
     case 'cline':
       return cline;
     case 'auto':
@@ -250,6 +257,7 @@ export function blockReaders(
         deepseek,
         deepseekDsml,
         deepseekDsmlV4,
+        step3,
         kimiK2,
         nemotron,
         commandR7b,
@@ -266,6 +274,7 @@ export function blockReaders(
         internlm,
         gigachat3,
         gigachat31,
+        longcatAuto,
         toolCallAuto,
         qwen3CoderBare,
         ...hermesWrappedAuto,

@@ -46,6 +46,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
     case 'deepseek-dsml':
       return `<｜DSML｜function_calls>\n<｜DSML｜invoke name="${name}">\n${entries.map(([k, v]) => `<｜DSML｜parameter name="${k}" string="${typeof v === 'string'}">${text(v)}</｜DSML｜parameter>\n`).join('')}</｜DSML｜invoke>\n</｜DSML｜function_calls>`;
+    case 'step3':
+      return `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="${name}">${entries.map(([k, v]) => `<steptml:parameter name="${k}">${text(v)}</steptml:parameter>`).join('')}</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`;
     case 'kimi-k2':
       return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:0<|tool_call_argument_begin|>${json}<|tool_call_end|><|tool_calls_section_end|>`;
     case 'hermes':
@@ -82,6 +84,8 @@ export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
       return `<|action_start|><|plugin|>\n${JSON.stringify({ name, arguments: args })}<|action_end|>`;
     case 'gigachat':
       return `<|message_sep|>\n\nfunction call<|role_sep|>\n${JSON.stringify({ name, arguments: args })}`;
+    case 'longcat':
+      return `<longcat_tool_call>${JSON.stringify({ name, arguments: args })}</longcat_tool_call>`;
     case 'llama4':
       return `[${name}(${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})]`;
     case 'gemma4':

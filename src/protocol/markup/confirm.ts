@@ -92,7 +92,8 @@ export function confirmsValueClose(
  * A call's close ending at `at`. Between a call's children it counts at once when the call is
  * its own block; in a wrapper, when the next call or the wrapper's close follows. Written inside
  * a value it counts when the form's rule confirms it: the end of its line (`</tool>`), or the
- * next call or the block's (or orphan) close.
+ * next call or the block's (or orphan) close. A close that ends with a special token counts
+ * wherever it stands.
  */
 export function confirmsCallClose(
   s: string,
@@ -101,7 +102,7 @@ export function confirmsCallClose(
   form: MarkupForm,
   inValue: boolean,
 ): boolean | null {
-  if (form.wrapper === null && !inValue) return true;
+  if ((form.wrapper === null && !inValue) || form.call.closeInValue === 'token') return true;
   if (inValue && form.call.closeInValue === 'line-end') {
     let k = at;
     const limit = at + MAX_CONFIRM_BLANKS;

@@ -44,9 +44,11 @@ export interface MarkupForm {
     close: string;
     /**
      * What confirms the call's close written inside a value: the end of its line (`</tool>`,
-     * whose calls are lines of their own), or the next call or the block's close.
+     * whose calls are lines of their own), or the next call or the block's close; `token`: the
+     * close ends with a special token no value can hold, so it counts wherever it stands
+     * (Step-3's `<｜tool_call_end｜>`, after which its peers' texts write stray tokens).
      */
-    closeInValue: 'line-end' | 'next-call';
+    closeInValue: 'line-end' | 'next-call' | 'token';
     /**
      * The call's opening again inside an unclosed call ends the first as an error, and a new
      * block opens there (the `<tool>` protocol); otherwise it is text of the call.
