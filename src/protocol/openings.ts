@@ -94,12 +94,116 @@ export class OpeningTable {
  * The search for mid-line openings of one parser: it remembers where each opening next stands
  * in the buffer, so each line does not search to the buffer's end.
  */
+/**
+ * The places in one buffer where openings that share a first character stand: found by one
+ * scan for that character (each place it stands, the openings whose second character follows
+ * are compared), so that many openings cost one pass over the text, not one pass each (an
+ * opening that never comes would otherwise be searched for to the buffer's end, once per
+ * opening: `auto`'s dozens made whole replies cost twice their scan).
+ */
+/** The length of text from which openings are searched by one shared scan. */
+const SHARED_SCAN_FROM = 4096;
+
+class SharedScan {
+  readonly #first: string;
+  /** The openings (by index in the table) whose second character is the key. */
+  readonly #bySecond = new Map<number, number[]>();
+  /** Openings of one character (Llama 4's `[`): they stand wherever it does. */
+  readonly #single: number[] = [];
+  readonly #opens: readonly string[];
+  #version = -1;
+  #from = 0;
+  /** Scanned up to (not including) this index. */
+  #scanned = 0;
+  /** Where an opening stands, in ascending order, and which openings stand there. */
+  readonly #at: number[] = [];
+  readonly #which: number[][] = [];
+
+  constructor(first: string, members: readonly number[], opens: readonly string[]) {
+    this.#first = first;
+    this.#opens = opens;
+    for (const k of members) {
+      if (opens[k].length === 1) {
+        this.#single.push(k);
+        continue;
+      }
+      const second = opens[k].charCodeAt(1);
+      const list = this.#bySecond.get(second);
+      if (list === undefined) this.#bySecond.set(second, [k]);
+      else list.push(k);
+    }
+  }
+
+  /** Where opening `k` next stands in `buf` at or after `from`, or -1 (as `buf.indexOf`). */
+  next(buf: string, k: number, from: number, version: number): number {
+    // A short rest (a stream's chunk) is searched directly: the shared scan pays off over
+    // long text, and its bookkeeping would cost a stream of small chunks more than it saves.
+    if (buf.length - from < SHARED_SCAN_FROM) return buf.indexOf(this.#opens[k], from);
+    if (version !== this.#version || from < this.#from) {
+      this.#version = version;
+      this.#from = from;
+      this.#scanned = from;
+      this.#at.length = 0;
+      this.#which.length = 0;
+    }
+    // What lies before `from` is asked for no more (a search from before it starts anew).
+    if (this.#scanned < from) this.#scanned = from;
+    const at = this.#at;
+    // The first place at or after `from`: places only grow, and `from` mostly does too.
+    let lo = 0;
+    let hi = at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (at[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; ; i++) {
+      if (i === at.length && !this.#scanOn(buf)) return -1;
+      if (this.#which[i].includes(k)) return at[i];
+    }
+  }
+
+  /** Scans on to the next place an opening stands; false at the buffer's end. */
+  #scanOn(buf: string): boolean {
+    const opens = this.#opens;
+    for (;;) {
+      const j = buf.indexOf(this.#first, this.#scanned);
+      if (j === -1) {
+        this.#scanned = buf.length;
+        return false;
+      }
+      this.#scanned = j + 1;
+      const candidates = this.#bySecond.get(buf.charCodeAt(j + 1));
+      if (candidates === undefined && this.#single.length === 0) continue;
+      const here = [...this.#single];
+      for (const k of candidates ?? []) if (buf.startsWith(opens[k], j)) here.push(k);
+      if (here.length === 0) continue;
+      here.sort((a, b) => a - b);
+      this.#at.push(j);
+      this.#which.push(here);
+      return true;
+    }
+  }
+}
+
 export class OpeningSearch {
   /** Where each mid-line opening next stands in the buffer, and for which buffer. */
   readonly #memo: Array<{ version: number; at: number }>;
+  /** Each opening's shared scan (one per first character). */
+  readonly #scans: SharedScan[];
 
   constructor(readonly table: OpeningTable) {
     this.#memo = table.anywhere.map(() => ({ version: -1, at: -1 }));
+    const opens = table.anywhere.map((r) => r.open);
+    const byFirst = new Map<string, number[]>();
+    opens.forEach((open, k) => {
+      const list = byFirst.get(open[0]);
+      if (list === undefined) byFirst.set(open[0], [k]);
+      else list.push(k);
+    });
+    const scans = new Map<string, SharedScan>();
+    for (const [first, members] of byFirst) scans.set(first, new SharedScan(first, members, opens));
+    this.#scans = opens.map((open) => scans.get(open[0]) as SharedScan);
   }
 
   /**
@@ -120,9 +224,10 @@ export class OpeningSearch {
     for (let k = 0; k < anywhere.length; k++) {
       const reader = anywhere[k];
       const memo = this.#memo[k];
+      const scan = this.#scans[k];
       if (memo.version !== version || (memo.at !== -1 && memo.at < pos)) {
         memo.version = version;
-        memo.at = buf.indexOf(reader.open, pos);
+        memo.at = scan.next(buf, k, pos, version);
       }
       // An opening that opens mid-line only when what follows confirms it (Cline's tags).
       let undecided = false;
@@ -131,14 +236,14 @@ export class OpeningSearch {
           reader.wordStart === true &&
           isWordChar(memo.at > 0 ? buf.charCodeAt(memo.at - 1) : before)
         ) {
-          memo.at = buf.indexOf(reader.open, memo.at + 1);
+          memo.at = scan.next(buf, k, memo.at + 1, version);
           continue;
         }
         if (reader.midLine === undefined) break;
         const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
         if (confirmed === null) undecided = true;
         if (confirmed !== false) break;
-        memo.at = buf.indexOf(reader.open, memo.at + 1);
+        memo.at = scan.next(buf, k, memo.at + 1, version);
       }
       if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
         found = { at: memo.at, reader, undecided };
