@@ -1,3 +1,4 @@
+import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
@@ -85,16 +86,6 @@ const isWordChar = (c: number) =>
 const WORD = /[A-Za-z_$][\w$.-]*/y;
 const NUMBER = /[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/y;
 
-const JSON_ESCAPES: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
 const PYTHON_ESCAPES: Record<string, string> = {
   ...JSON_ESCAPES,
   "'": "'",

@@ -1,4 +1,4 @@
-import { isHighSurrogate } from '../chars.js';
+import { isHighSurrogate, JSON_ESCAPES } from '../chars.js';
 
 /**
  * How a dialect reads a value from its text: as written (`verbatim`), less one newline right
@@ -8,18 +8,6 @@ import { isHighSurrogate } from '../chars.js';
 export type ValueText = 'verbatim' | 'newlines' | 'trim';
 
 const isTrimmed = (c: string) => /\s/.test(c);
-
-/** What a JSON string's one-character escapes stand for. */
-const JSON_ESCAPES: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  b: '\b',
-  f: '\f',
-};
 
 /**
  * A value read as it is written: `write` takes the text in order, `text` what has been
@@ -137,7 +125,7 @@ export class StreamedValue {
         break;
       }
       const hex = next === 'u' ? s.slice(i + 2, i + 6) : '';
-      const simple = JSON_ESCAPES[next];
+      const simple = Object.hasOwn(JSON_ESCAPES, next) ? JSON_ESCAPES[next] : undefined;
       if (simple !== undefined) {
         out += simple;
         from = i + 2;
