@@ -1,3 +1,4 @@
+import { THINK_TAGS } from '../protocol/scanner.js';
 import type { ListedTool } from '../tools/index.js';
 import type { TextLimits } from './free-text.js';
 import { alt, chars, type Expr, type Grammar, lit, mark, opt, plus, seq, star } from './model.js';
@@ -26,16 +27,11 @@ export interface ToolGrammarOptions {
 
 export type ToolLike = Pick<ListedTool, 'serverName' | 'name' | 'inputSchema'>;
 
-/** Thinking tags the parser reads at a line start (see src/protocol/parser.ts). */
-const THINKING_OPENINGS = [
-  '<think>',
-  '<thinking>',
-  '<seed:think>',
-  '<|START_THINKING|>',
-  '<|channel>thought',
-  '<|inner_prefix|>',
-  '<|thought_start|>',
-];
+/**
+ * The thinking tags the parser reads at a line start (src/protocol/scanner.ts), but those
+ * that begin with `[` (Magistral's `[THINK]`), which free text's line-start `[` already keeps out.
+ */
+const THINKING_OPENINGS = THINK_TAGS.map(([open]) => open).filter((open) => !open.startsWith('['));
 
 /**
  * What free text around `<tool>` calls may not hold, so that every call the grammar writes is

@@ -33,7 +33,7 @@ const THINK_CLOSE = '</think>';
  * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
  * Seed-OSS, Command R7B, Gemma 4, Magistral, Apertus and MiniCPM3.
  */
-const THINK_TAGS = [
+export const THINK_TAGS = [
   ['<think>', THINK_CLOSE],
   ['<thinking>', '</thinking>'],
   ['<seed:think>', '</seed:think>'],
