@@ -90,10 +90,9 @@ export class OpeningTable {
   }
 }
 
-/**
- * The search for mid-line openings of one parser: it remembers where each opening next stands
- * in the buffer, so each line does not search to the buffer's end.
- */
+/** The length of text from which openings are searched by one shared scan. */
+const SHARED_SCAN_FROM = 4096;
+
 /**
  * The places in one buffer where openings that share a first character stand: found by one
  * scan for that character (each place it stands, the openings whose second character follows
@@ -101,30 +100,26 @@ export class OpeningTable {
  * opening that never comes would otherwise be searched for to the buffer's end, once per
  * opening: `auto`'s dozens made whole replies cost twice their scan).
  */
-/** The length of text from which openings are searched by one shared scan. */
-const SHARED_SCAN_FROM = 4096;
-
 class SharedScan {
   readonly #first: string;
   /** The openings (by index in the table) whose second character is the key. */
   readonly #bySecond = new Map<number, number[]>();
-  /** Openings of one character (Llama 4's `[`): they stand wherever it does. */
-  readonly #single: number[] = [];
+  /** How many openings are this one character (Llama 4's `[`): they stand wherever it does. */
+  #single = 0;
   readonly #opens: readonly string[];
   #version = -1;
   #from = 0;
   /** Scanned up to (not including) this index. */
   #scanned = 0;
-  /** Where an opening stands, in ascending order, and which openings stand there. */
+  /** Where one of the openings stands, in ascending order. */
   readonly #at: number[] = [];
-  readonly #which: number[][] = [];
 
   constructor(first: string, members: readonly number[], opens: readonly string[]) {
     this.#first = first;
     this.#opens = opens;
     for (const k of members) {
       if (opens[k].length === 1) {
-        this.#single.push(k);
+        this.#single++;
         continue;
       }
       const second = opens[k].charCodeAt(1);
@@ -144,7 +139,6 @@ class SharedScan {
       this.#from = from;
       this.#scanned = from;
       this.#at.length = 0;
-      this.#which.length = 0;
     }
     // What lies before `from` is asked for no more (a search from before it starts anew).
     if (this.#scanned < from) this.#scanned = from;
@@ -159,7 +153,7 @@ class SharedScan {
     }
     for (let i = lo; ; i++) {
       if (i === at.length && !this.#scanOn(buf)) return -1;
-      if (this.#which[i].includes(k)) return at[i];
+      if (buf.startsWith(this.#opens[k], at[i])) return at[i];
     }
   }
 
@@ -174,18 +168,17 @@ class SharedScan {
       }
       this.#scanned = j + 1;
       const candidates = this.#bySecond.get(buf.charCodeAt(j + 1));
-      if (candidates === undefined && this.#single.length === 0) continue;
-      const here = [...this.#single];
-      for (const k of candidates ?? []) if (buf.startsWith(opens[k], j)) here.push(k);
-      if (here.length === 0) continue;
-      here.sort((a, b) => a - b);
+      if (this.#single === 0 && !candidates?.some((k) => buf.startsWith(opens[k], j))) continue;
       this.#at.push(j);
-      this.#which.push(here);
       return true;
     }
   }
 }
 
+/**
+ * The search for mid-line openings of one parser: it remembers where each opening next stands
+ * in the buffer, so each line does not search to the buffer's end.
+ */
 export class OpeningSearch {
   /** Where each mid-line opening next stands in the buffer, and for which buffer. */
   readonly #memo: Array<{ version: number; at: number }>;
