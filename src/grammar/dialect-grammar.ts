@@ -65,7 +65,12 @@ function argumentsOf(
   if (form.kind === 'text') {
     const values = textValues(rules);
     return (schema, context) => {
-      refuseUnnamed(schema, context, dialect, (key) => form.open(key) !== undefined);
+      refuseUnnamed(
+        schema,
+        context,
+        dialect,
+        (key) => form.open(key, schema.properties?.[key]) !== undefined,
+      );
       const required = new Set(schema.required ?? []);
       const members: Member[] = [];
       for (const [key, sub] of Object.entries(schema.properties ?? {})) {
