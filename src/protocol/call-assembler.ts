@@ -5,9 +5,10 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  Streamed,
 } from './dialects/block.js';
 import type { ArgumentPath, CallFormat, ParserEvent, ToolArguments } from './events.js';
-import { createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
+import { clearPieces, createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
 
 export interface CallAssemblerOptions {
   limits: BlockLimits;
@@ -46,6 +47,13 @@ export class CallAssembler implements BlockSink {
   #buf = '';
   #offset = 0;
   #rawFrom = 0;
+  /**
+   * The chunks the stream took as `Streamed.Owed`, not yet in `#raw`: given back at once, the
+   * same string goes to `#raw` and to the stream. (Taking them back out of `#raw` flattened
+   * its tail of up to 1 KiB each time, which cost more than it saved when chunks alternate
+   * between the fast path and the full one; an array of them joined cost more still.)
+   */
+  readonly #owed: Pieces = createPieces();
   /** Calls of the open block told to start and not yet ended. */
   readonly #open = new Set<string>();
 
@@ -156,6 +164,7 @@ export class CallAssembler implements BlockSink {
    */
   run(s: string, from: number, at: number, final: boolean): number {
     const stream = this.#stream as BlockStream;
+    if (this.#owed.tail !== '' || this.#owed.blocks.length > 0) this.#giveOwed(stream);
     const maxCallBytes = this.#options.maxCallBytes;
     this.#buf = s;
     this.#offset = at;
@@ -219,13 +228,11 @@ export class CallAssembler implements BlockSink {
    */
   streamValue(chunk: string, end: number): boolean {
     const stream = this.#stream;
-    if (
-      stream === null ||
-      end - this.#blockStart >= this.#options.maxCallBytes ||
-      !stream.streamValue(chunk)
-    )
-      return false;
-    pushPiece(this.#raw, chunk);
+    if (stream === null || end - this.#blockStart >= this.#options.maxCallBytes) return false;
+    const taken = stream.streamValue(chunk);
+    if (taken === Streamed.No) return false;
+    if (taken === Streamed.Owed) pushPiece(this.#owed, chunk);
+    else pushPiece(this.#raw, chunk);
     return true;
   }
 
@@ -280,8 +287,16 @@ export class CallAssembler implements BlockSink {
     this.#clear();
   }
 
+  #giveOwed(stream: BlockStream): void {
+    const text = joinPieces(this.#owed);
+    clearPieces(this.#owed);
+    pushPiece(this.#raw, text);
+    (stream.takeOwed as (text: string) => void)(text);
+  }
+
   #clear(): void {
     this.#stream = null;
+    clearPieces(this.#owed);
     this.#open.clear();
     this.#raw = createPieces();
     this.#buf = '';

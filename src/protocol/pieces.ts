@@ -16,6 +16,11 @@ export function createPieces(): Pieces {
   return { blocks: [], tail: '' };
 }
 
+export function clearPieces(pieces: Pieces): void {
+  if (pieces.blocks.length > 0) pieces.blocks = [];
+  pieces.tail = '';
+}
+
 export function pushPiece(pieces: Pieces, text: string): void {
   pieces.tail += text;
   if (pieces.tail.length >= BLOCK_LENGTH) {

@@ -4,6 +4,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  Streamed,
   skipBlanks,
 } from '../dialects/block.js';
 import type { ParseErrorCode } from '../events.js';
@@ -145,15 +146,15 @@ export class BodyReader implements BlockStream {
    * The streaming fast path: a chunk inside a string of the body that holds nothing that could
    * end or change it is that string's text, without the reader's steps.
    */
-  streamValue(chunk: string): boolean {
+  streamValue(chunk: string): Streamed {
     if (this.#state === State.Thinking) {
-      if (chunk.indexOf('<') !== -1) return false;
+      if (chunk.indexOf('<') !== -1) return Streamed.No;
       this.#sink.thinking(chunk);
-      return true;
+      return Streamed.Kept;
     }
-    return (
-      this.#state === State.Body && this.#reader !== null && this.#reader.appendToString(chunk)
-    );
+    return this.#state === State.Body && this.#reader !== null && this.#reader.appendToString(chunk)
+      ? Streamed.Kept
+      : Streamed.No;
   }
 
   #newBuilder(): CallBuilder {

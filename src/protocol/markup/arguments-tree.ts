@@ -230,13 +230,16 @@ export class ArgumentsTree {
   }
 
   /**
-   * Appends `s` to the innermost element, which the caller knows is a string, and returns
-   * its path: the streaming fast path reports the delta itself, one event per chunk.
+   * Appends `s` to the innermost element, which the caller knows is a string, without a
+   * delta: the streaming fast path reported its chunks itself, one event each.
    */
-  appendString(s: string): ArgumentPath {
-    const at = this.#stack.length - 1;
-    pushPiece(this.#stack[at].pieces, s);
-    return this.#pathOf(at);
+  appendString(s: string): void {
+    pushPiece(this.top.pieces, s);
+  }
+
+  /** The innermost element's path. */
+  topPath(): ArgumentPath {
+    return this.#pathOf(this.#stack.length - 1);
   }
 
   /** Closes the innermost element and stores its value in its parent. */

@@ -6,6 +6,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  Streamed,
 } from '../dialects/block.js';
 import { decodeEntities, LITERAL, NEED_MORE, readEntity } from '../entities.js';
 import type {
@@ -109,6 +110,8 @@ export class MarkupReader implements BlockStream {
   #lineStart = true;
   /** The open value's text as its form reads it (literal forms), and where it began. */
   #value: StreamedValue | null = null;
+  /** Chunks of the innermost element's text were streamed and not kept: `takeOwed` brings them. */
+  #owing = false;
   /** The open call was written escaped (`OpeningTag.escaped`): its values are unescaped. */
   #escaped = false;
   #valueAt = 0;
@@ -139,6 +142,7 @@ export class MarkupReader implements BlockStream {
     this.#call = null;
     this.#closed = null;
     this.#failed = null;
+    this.#owing = false;
     this.#clearCall();
   }
 
@@ -202,35 +206,50 @@ export class MarkupReader implements BlockStream {
    * The streaming fast path: a chunk that lies wholly inside a string value (or CDATA) and
    * holds nothing that could end it is one delta, without the state machine.
    */
-  streamValue(chunk: string): boolean {
-    if (isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+  streamValue(chunk: string): Streamed {
+    if (isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return Streamed.No;
     if (this.#state === State.Cdata) {
       // A `]]>` can only span chunks through a trailing `]`, which the full path holds back.
       if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1)
-        return false;
-    } else if (this.#state !== State.Value || !this.#plainInValue(chunk)) return false;
+        return Streamed.No;
+    } else if (this.#state !== State.Value || !this.#plainInValue(chunk)) return Streamed.No;
     if (this.#value !== null) {
+      // Owed text goes into the element before any that a value reading decides.
+      if (this.#owing) return Streamed.No;
       this.#writeValue(chunk);
       this.#flushDelta();
-      return true;
+      return Streamed.Kept;
     }
-    if (this.#tree.top.kind !== FrameKind.String) return false;
-    // Nothing is pending here (every run flushes its own): the chunk is the event.
+    if (this.#tree.top.kind !== FrameKind.String) return Streamed.No;
+    // Nothing is pending here (every run flushes its own): the chunk is the event. The
+    // element gets the run's text back in one piece before the next run.
     const call = this.#call as OpenCall;
-    this.#sink.delta(call.id, this.#tree.appendString(chunk), chunk);
-    return true;
+    this.#sink.delta(call.id, this.#tree.topPath(), chunk);
+    this.#owing = true;
+    return Streamed.Owed;
+  }
+
+  takeOwed(text: string): void {
+    this.#tree.appendString(text);
+    this.#owing = false;
   }
 
   /** Whether `chunk` can hold nothing that ends or changes a value (a `<` that starts no tag). */
   #plainInValue(chunk: string): boolean {
-    if (this.#form.tags === 'literal') return chunk.indexOf('<') === -1;
-    if (chunk.indexOf('&') !== -1) return false;
-    for (let k = chunk.indexOf('<'); k !== -1; k = chunk.indexOf('<', k + 1)) {
-      if (k + 1 >= chunk.length) return false;
-      const next = chunk.charCodeAt(k + 1);
-      // `a < b`, `i<=n`, `x<3`: no tag, CDATA or closing tag starts there.
-      if (next === Char.Slash || next === Char.Bang || isTagStart(next)) return false;
+    const literal = this.#form.tags === 'literal';
+    if (chunk.length <= SHORT_CHUNK) {
+      // A token or a few: one pass by hand costs less than calling `indexOf` twice.
+      for (let k = 0; k < chunk.length; k++) {
+        const c = chunk.charCodeAt(k);
+        if (c === Char.Lt ? literal || startsMarkup(chunk, k) : c === Char.Amp && !literal)
+          return false;
+      }
+      return true;
     }
+    if (literal) return chunk.indexOf('<') === -1;
+    if (chunk.indexOf('&') !== -1) return false;
+    for (let k = chunk.indexOf('<'); k !== -1; k = chunk.indexOf('<', k + 1))
+      if (startsMarkup(chunk, k)) return false;
     return true;
   }
 
@@ -1168,6 +1187,19 @@ function endsAtLineStart(s: string, from: number, to: number, before: boolean): 
 }
 
 /** A character that can begin a tag's name (ASCII letters, `_`, `:`, or beyond ASCII). */
+/** Chunks up to this long are searched by hand in the streaming fast path. */
+const SHORT_CHUNK = 16;
+
+/**
+ * Whether the `<` at `k` may start a tag, CDATA or a closing tag, or is the chunk's last
+ * character: `a < b`, `i<=n`, `x<3` start none.
+ */
+function startsMarkup(chunk: string, k: number): boolean {
+  if (k + 1 >= chunk.length) return true;
+  const next = chunk.charCodeAt(k + 1);
+  return next === Char.Slash || next === Char.Bang || isTagStart(next);
+}
+
 function isTagStart(c: number): boolean {
   return (
     c > 0x7f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a
