@@ -13,6 +13,7 @@ import { runFirstDelta } from './first-delta.js';
 import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
 import { type ReplyFormat, runReplies } from './reply-peers.js';
+import { runSetupCost } from './setup-cost.js';
 import { runStores } from './stores.js';
 
 const [section, arg, flag] = process.argv.slice(2);
@@ -28,6 +29,7 @@ const sections: Record<string, () => unknown> = {
   mining: runMining,
   'first-delta': runFirstDelta,
   replies: () => runReplies(arg as ReplyFormat),
+  setup: runSetupCost,
   dialects: () => runDialectCost(Number(arg)),
   stores: runStores,
 };
