@@ -284,6 +284,30 @@ describe('recoveries are said, never silent', () => {
     expect(last.warnings.map((w) => [w.code, w.message])).toEqual([
       ['duplicate-field', expect.stringContaining('the last is kept')],
     ]);
+    // As docs/parser.md states: the warning, then the last value's deltas under index 1.
+    for (const size of [1, 3, text.length]) {
+      const events: ParserEvent[] = [];
+      const parser = createParser({
+        dialect: 'qwen3-coder',
+        schemas,
+        onEvent: (e) => events.push(e),
+      });
+      for (let i = 0; i < text.length; i += size) parser.feed(text.slice(i, i + size));
+      parser.end();
+      const told = events.flatMap((e) =>
+        e.type === 'warning'
+          ? [e.code]
+          : e.type === 'argument-delta'
+            ? [`${e.path.names[0]}[${e.path.indices[0]}]`]
+            : [],
+      );
+      expect([...new Set(told)]).toEqual(['path[0]', 'duplicate-field', 'path[1]']);
+      const joined = (index: number) =>
+        events
+          .map((e) => (e.type === 'argument-delta' && e.path.indices[0] === index ? e.text : ''))
+          .join('');
+      expect([joined(0), joined(1)]).toEqual(['a', 'b']);
+    }
   });
 
   it('Qwen3-Coder: a value may hold </tool_call> (then more text); a block left open after a call ends with the input', () => {
