@@ -25,8 +25,6 @@ export interface UpstreamCall {
   /** Reads the body as it comes, a chunk at a time, each read restarting the idle clock. */
   chunks(): AsyncIterable<Uint8Array>;
   abort(reason: Error): void;
-  /** Why it was aborted, if it was. */
-  readonly reason: unknown;
 }
 
 export async function callUpstream(
@@ -73,9 +71,6 @@ export async function callUpstream(
     abort(reason) {
       clearTimeout(timer);
       controller.abort(reason);
-    },
-    get reason() {
-      return controller.signal.reason;
     },
   };
 }
