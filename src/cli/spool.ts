@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeOut } from './reply-writer.js';
 
-/** Text held in memory up to this many characters; past it, in a temporary file. */
-export const SPOOL_MEMORY_CHARS = 4 * 1024 * 1024;
+/**
+ * Text held in memory up to this many characters; past it, in a temporary file. Held as the
+ * small pieces it was written in, it costs several times its length (4 Mi characters took the
+ * 96 MB parse under a 48 MB heap to its limit), and a spill joins it all once more.
+ */
+export const SPOOL_MEMORY_CHARS = 1024 * 1024;
 
 /**
  * Text to write later, in order, held in memory while it is small and in a temporary file once
