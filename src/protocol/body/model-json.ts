@@ -395,6 +395,10 @@ export class ModelJsonReader {
 
   /** In a string: its text up to the next quote or escape, told as it is decided. */
   #readString(s: string, i: number, final: boolean): number {
+    if (this.#quote === '"' && i === this.#stringAt - this.#offset + 1 && this.#strictStrings) {
+      const next = this.#wholeString(s, i, final);
+      if (next !== -1) return next;
+    }
     const quote = this.#quote;
     const gemma = quote === GEMMA_QUOTE;
     const specials = this.#config.closeInStrings ? this.#config.closes : NONE;
@@ -467,6 +471,45 @@ export class ModelJsonReader {
       i = stop + 1;
     }
   }
+
+  /**
+   * A strict JSON string whose close stands in this text, read from its start: taken in one
+   * piece (its slice, or `JSON.parse` of it when it holds escapes), as the steps below would
+   * tell it, instead of run by run and escape by escape (most of a JSON dialect's time). -1
+   * when it is no such string: the steps read it.
+   */
+  #wholeString(s: string, i: number, final: boolean): number {
+    if (this.#config.syntax !== Syntax.Json) return -1;
+    const ends = this.#stringEnds;
+    ends.within('"');
+    let end = ends.quote(i);
+    const escaped = ends.backslash(i) < end;
+    // The first quote no backslash escapes: an even run of them before it.
+    while (escaped && end < s.length && isEscaped(s, end, i)) end = ends.quote(end + 1);
+    if (end >= s.length || ends.raw(i) < end) return -1;
+    const specials = this.#config.closeInStrings ? this.#config.closes : NONE;
+    if (specials.length > 0 && ends.special(specials, i) < end) return -1;
+    if (this.#quoteCloses(s, end + 1, final) !== true) return -1;
+    let text = s.slice(i, end);
+    if (escaped) {
+      try {
+        text = JSON.parse(s.slice(i - 1, end + 1));
+      } catch {
+        // An escape JSON lacks (a repair, told where it stands): the steps read this reader's strings.
+        this.#strictStrings = false;
+        return -1;
+      }
+    }
+    if (this.#isKey) {
+      this.#setKey(text, this.#stringAt - this.#offset);
+      return end + 1;
+    }
+    if (text !== '') this.#events.text(this.#stack.length + 1, text);
+    return this.#completeValue(text, end + 1);
+  }
+
+  /** No string so far held an escape `JSON.parse` rejects (see #wholeString). */
+  #strictStrings = true;
 
   // --- Strings. ---
 
@@ -946,6 +989,13 @@ function commonPrefix(literals: readonly string[]): string {
     while (!literal.startsWith(prefix)) prefix = prefix.slice(0, -1);
   }
   return prefix;
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes (after `from`) before it. */
+function isEscaped(s: string, at: number, from: number): boolean {
+  let k = at;
+  while (k > from && s.charCodeAt(k - 1) === 0x5c) k--;
+  return (at - k) % 2 === 1;
 }
 
 /** Where `c` next stands in `s` from `i`, or the length of `s`. */
