@@ -90,8 +90,12 @@ export class OpeningTable {
   }
 }
 
-/** The length of text from which openings are searched by one shared scan. */
-const SHARED_SCAN_FROM = 4096;
+/**
+ * The length of text from which openings are searched by one shared scan: below it, a stream's
+ * chunk. (At 4 KiB, the last lines of every whole reply were searched once per opening, each
+ * to the end: a twentieth of Hermes' time, whose ten openings all stand anywhere.)
+ */
+const SHARED_SCAN_FROM = 256;
 
 /**
  * The places in one buffer where openings that share a first character stand: found by one
@@ -184,6 +188,12 @@ export class OpeningSearch {
   readonly #memo: Array<{ version: number; at: number }>;
   /** Each opening's shared scan (one per first character). */
   readonly #scans: SharedScan[];
+  /**
+   * Where the first of the openings stands, after the last search of buffer `#earliestVersion`
+   * (infinite when none does): while a search starts at or before it, every memo still holds.
+   */
+  #earliest = -1;
+  #earliestVersion = -1;
 
   constructor(readonly table: OpeningTable) {
     this.#memo = table.anywhere.map(() => ({ version: -1, at: -1 }));
@@ -212,7 +222,12 @@ export class OpeningSearch {
     version: number,
     before: number,
   ): FoundOpening | null {
+    // No opening before `end`, as the last search found: each line of prose asked every
+    // opening's memo again (a tenth of Hermes' time, whose ten openings all stand anywhere).
+    if (version === this.#earliestVersion && pos <= this.#earliest && end <= this.#earliest)
+      return null;
     let found: FoundOpening | null = null;
+    let earliest = Number.POSITIVE_INFINITY;
     const anywhere = this.table.anywhere;
     for (let k = 0; k < anywhere.length; k++) {
       const reader = anywhere[k];
@@ -240,7 +255,10 @@ export class OpeningSearch {
       }
       if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
         found = { at: memo.at, reader, undecided };
+      if (memo.at !== -1 && memo.at < earliest) earliest = memo.at;
     }
+    this.#earliest = earliest;
+    this.#earliestVersion = version;
     return found;
   }
 }
