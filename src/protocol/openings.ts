@@ -1,5 +1,6 @@
 import { isWordChar } from './chars.js';
 import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
+import { commonPrefix } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
@@ -99,17 +100,20 @@ const SHARED_SCAN_FROM = 256;
 
 /**
  * The places in one buffer where openings that share a first character stand: found by one
- * scan for that character (each place it stands, the openings whose second character follows
- * are compared), so that many openings cost one pass over the text, not one pass each (an
- * opening that never comes would otherwise be searched for to the buffer's end, once per
- * opening: `auto`'s dozens made whole replies cost twice their scan).
+ * scan for what they all begin with (each place it stands, the openings whose next character
+ * follows are compared), so that many openings cost one pass over the text, not one pass each
+ * (an opening that never comes would otherwise be searched for to the buffer's end, once per
+ * opening: `auto`'s dozens made whole replies cost twice their scan). Openings that share more
+ * than their first character are scanned for by all of it: a lone `<TOOLCALL>` is one search
+ * for itself, not a look at every `<` of the prose.
  */
 class SharedScan {
-  readonly #first: string;
-  /** The openings (by index in the table) whose second character is the key. */
-  readonly #bySecond = new Map<number, number[]>();
-  /** How many openings are this one character (Llama 4's `[`): they stand wherever it does. */
-  #single = 0;
+  /** What every opening of the scan begins with. */
+  readonly #prefix: string;
+  /** The openings (by index in the table) whose character after the prefix is the key. */
+  readonly #byNext = new Map<number, number[]>();
+  /** How many openings are the prefix itself: they stand wherever it does. */
+  #whole = 0;
   readonly #opens: readonly string[];
   #version = -1;
   #from = 0;
@@ -118,17 +122,17 @@ class SharedScan {
   /** Where one of the openings stands, in ascending order. */
   readonly #at: number[] = [];
 
-  constructor(first: string, members: readonly number[], opens: readonly string[]) {
-    this.#first = first;
+  constructor(members: readonly number[], opens: readonly string[]) {
+    this.#prefix = commonPrefix(members.map((k) => opens[k]));
     this.#opens = opens;
     for (const k of members) {
-      if (opens[k].length === 1) {
-        this.#single++;
+      if (opens[k].length === this.#prefix.length) {
+        this.#whole++;
         continue;
       }
-      const second = opens[k].charCodeAt(1);
-      const list = this.#bySecond.get(second);
-      if (list === undefined) this.#bySecond.set(second, [k]);
+      const next = opens[k].charCodeAt(this.#prefix.length);
+      const list = this.#byNext.get(next);
+      if (list === undefined) this.#byNext.set(next, [k]);
       else list.push(k);
     }
   }
@@ -164,15 +168,16 @@ class SharedScan {
   /** Scans on to the next place an opening stands; false at the buffer's end. */
   #scanOn(buf: string): boolean {
     const opens = this.#opens;
+    const prefix = this.#prefix;
     for (;;) {
-      const j = buf.indexOf(this.#first, this.#scanned);
+      const j = buf.indexOf(prefix, this.#scanned);
       if (j === -1) {
         this.#scanned = buf.length;
         return false;
       }
       this.#scanned = j + 1;
-      const candidates = this.#bySecond.get(buf.charCodeAt(j + 1));
-      if (this.#single === 0 && !candidates?.some((k) => buf.startsWith(opens[k], j))) continue;
+      const candidates = this.#byNext.get(buf.charCodeAt(j + prefix.length));
+      if (this.#whole === 0 && !candidates?.some((k) => buf.startsWith(opens[k], j))) continue;
       this.#at.push(j);
       return true;
     }
@@ -205,7 +210,7 @@ export class OpeningSearch {
       else list.push(k);
     });
     const scans = new Map<string, SharedScan>();
-    for (const [first, members] of byFirst) scans.set(first, new SharedScan(first, members, opens));
+    for (const [first, members] of byFirst) scans.set(first, new SharedScan(members, opens));
     this.#scans = opens.map((open) => scans.get(open[0]) as SharedScan);
   }
 

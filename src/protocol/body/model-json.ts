@@ -2,7 +2,7 @@ import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
-import { startsWithAt } from '../tag.js';
+import { commonPrefix, startsWithAt } from '../tag.js';
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
@@ -980,15 +980,6 @@ function sameLiterals(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
-}
-
-/** The longest beginning all of `literals` share (at least their first character, or ''). */
-function commonPrefix(literals: readonly string[]): string {
-  let prefix = literals[0] ?? '';
-  for (const literal of literals) {
-    while (!literal.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  }
-  return prefix;
 }
 
 /** Whether the quote at `at` is escaped: an odd run of backslashes (after `from`) before it. */
