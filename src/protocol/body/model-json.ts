@@ -395,7 +395,7 @@ export class ModelJsonReader {
 
   /** In a string: its text up to the next quote or escape, told as it is decided. */
   #readString(s: string, i: number, final: boolean): number {
-    if (this.#quote === '"' && i === this.#stringAt - this.#offset + 1 && this.#strictStrings) {
+    if (i === this.#stringAt - this.#offset + this.#quote.length && this.#strictStrings) {
       const next = this.#wholeString(s, i, final);
       if (next !== -1) return next;
     }
@@ -473,39 +473,54 @@ export class ModelJsonReader {
   }
 
   /**
-   * A strict JSON string whose close stands in this text, read from its start: taken in one
-   * piece (its slice, or `JSON.parse` of it when it holds escapes), as the steps below would
-   * tell it, instead of run by run and escape by escape (most of a JSON dialect's time). -1
-   * when it is no such string: the steps read it.
+   * A string whose close stands in this text, read from its start, that holds nothing the
+   * steps would tell apart (a repair, a special close): taken in one piece (its slice, or
+   * `JSON.parse` of it when it holds escapes) instead of run by run and escape by escape (most
+   * of a body dialect's time). What it tells, one text and then the value, is what the steps
+   * tell. -1 when it is no such string: the steps read it.
    */
   #wholeString(s: string, i: number, final: boolean): number {
-    if (this.#config.syntax !== Syntax.Json) return -1;
+    const quote = this.#quote;
     const ends = this.#stringEnds;
-    ends.within('"');
-    let end = ends.quote(i);
-    const escaped = ends.backslash(i) < end;
-    // The first quote no backslash escapes: an even run of them before it.
-    while (escaped && end < s.length && isEscaped(s, end, i)) end = ends.quote(end + 1);
-    if (end >= s.length || ends.raw(i) < end) return -1;
+    let end: number;
+    let escaped = false;
+    if (quote === GEMMA_QUOTE)
+      end = indexOrEnd(s, GEMMA_QUOTE, i); // Gemma's strings hold no escapes
+    else {
+      ends.within(quote);
+      end = ends.quote(i);
+      escaped = ends.backslash(i) < end;
+      // The first quote no backslash escapes: an even run of them before it.
+      while (escaped && end < s.length && isEscaped(s, end, i)) end = ends.quote(end + 1);
+      // JSON.parse decodes only JSON's own strings.
+      if (escaped && quote !== '"') return -1;
+    }
+    if (end >= s.length) return -1;
+    // A raw newline or tab: a repair in JSON (told where it stands), and no JSON string.
+    const json = this.#config.syntax === Syntax.Json;
+    if ((escaped || (json && !this.#repaired)) && ends.raw(i) < end) return -1;
     const specials = this.#config.closeInStrings ? this.#config.closes : NONE;
     if (specials.length > 0 && ends.special(specials, i) < end) return -1;
-    if (this.#quoteCloses(s, end + 1, final) !== true) return -1;
+    const next = end + quote.length;
+    if (json && this.#quoteCloses(s, next, final) !== true) return -1;
+    // Gemma's quote where the block's close may yet stand: more input decides.
+    if (!final && specials.some((special) => startsWithAt(s, end, special) === null)) return -1;
     let text = s.slice(i, end);
     if (escaped) {
       try {
-        text = JSON.parse(s.slice(i - 1, end + 1));
+        text = JSON.parse(s.slice(i - 1, next));
       } catch {
-        // An escape JSON lacks (a repair, told where it stands): the steps read this reader's strings.
+        // An escape JSON lacks (a repair, or Python's own): the steps read this reader's strings.
         this.#strictStrings = false;
         return -1;
       }
     }
     if (this.#isKey) {
       this.#setKey(text, this.#stringAt - this.#offset);
-      return end + 1;
+      return next;
     }
     if (text !== '') this.#events.text(this.#stack.length + 1, text);
-    return this.#completeValue(text, end + 1);
+    return this.#completeValue(text, next);
   }
 
   /** No string so far held an escape `JSON.parse` rejects (see #wholeString). */
