@@ -2,7 +2,7 @@ import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
-import { commonPrefix, startsWithAt } from '../tag.js';
+import { commonPrefix, partialSuffixStart, startsWithAt } from '../tag.js';
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
@@ -413,8 +413,8 @@ export class ModelJsonReader {
       let end = Math.min(stop, k);
       if (end >= s.length && !final) {
         // Hold what may be the start of the special close, or of Gemma's quote.
-        for (const special of specials) end = Math.min(end, partialStart(s, i, special));
-        if (gemma) end = Math.min(end, partialStart(s, i, GEMMA_QUOTE));
+        for (const special of specials) end = Math.min(end, partialSuffixStart(s, i, special));
+        if (gemma) end = Math.min(end, partialSuffixStart(s, i, GEMMA_QUOTE));
       }
       const raw = checksRaw ? ends.raw(i) : s.length;
       if (raw < end) {
@@ -1013,13 +1013,6 @@ function indexOrEnd(s: string, c: string, i: number): number {
 function blanksEnd(s: string, i: number): number {
   while (i < s.length && isBlank(s.charCodeAt(i))) i++;
   return i;
-}
-
-/** Where a partial `literal` may begin at the end of `s` (from `from`). */
-function partialStart(s: string, from: number, literal: string): number {
-  for (let k = Math.max(from, s.length - literal.length + 1); k < s.length; k++)
-    if (literal.startsWith(s.slice(k))) return k;
-  return s.length;
 }
 
 /** JSON's number grammar exactly: no `+`, no leading zeros, no bare dot, no `_`. */
