@@ -151,7 +151,14 @@ export class ModelJsonReader {
     this.#config = config;
     this.#events = events;
     this.#stringEnds = ends;
+    if (config.closeInStrings && config.closes.length > 0) {
+      const first = commonPrefix(config.closes);
+      this.#closeFirst = first === '' ? MIXED_FIRSTS : first.charCodeAt(0);
+    }
   }
+
+  /** The first character of the closes a string cannot hold (-1: none), for appendToString. */
+  readonly #closeFirst: number = -1;
 
   get failure(): ReadFailure | null {
     return this.#failure;
@@ -262,11 +269,22 @@ export class ModelJsonReader {
    */
   appendToString(chunk: string): boolean {
     if (this.#mode !== Mode.String || this.#quote === GEMMA_QUOTE) return false;
-    if (chunk.indexOf(this.#quote) !== -1 || chunk.indexOf('\\') !== -1) return false;
-    if (this.#config.closeInStrings)
-      for (const close of this.#config.closes) if (chunk.indexOf(close[0]) !== -1) return false;
-    if (!this.#repaired && this.#config.syntax === Syntax.Json && /[\n\r\t]/.test(chunk))
-      return false;
+    const raw = !this.#repaired && this.#config.syntax === Syntax.Json;
+    const close = this.#closeFirst;
+    if (chunk.length <= SHORT_CHUNK && close !== MIXED_FIRSTS) {
+      // A stream's few characters: one look at each, not a search of the chunk for each stop.
+      const quote = this.#quote.charCodeAt(0);
+      for (let k = 0; k < chunk.length; k++) {
+        const c = chunk.charCodeAt(k);
+        if (c === quote || c === 0x5c || c === close) return false;
+        if (raw && (c === 0x0a || c === 0x0d || c === 0x09)) return false;
+      }
+    } else {
+      if (chunk.indexOf(this.#quote) !== -1 || chunk.indexOf('\\') !== -1) return false;
+      if (this.#config.closeInStrings)
+        for (const close of this.#config.closes) if (chunk.indexOf(close[0]) !== -1) return false;
+      if (raw && /[\n\r\t]/.test(chunk)) return false;
+    }
     this.#stringText(chunk);
     this.#flushRun();
     return true;
@@ -893,6 +911,10 @@ function callValue(frame: Frame): JsonValue {
 }
 
 const NONE: readonly string[] = [];
+/** The closes a string cannot hold begin with different characters. */
+const MIXED_FIRSTS = -2;
+/** A chunk this short is looked at character by character (see appendToString). */
+const SHORT_CHUNK = 32;
 /** The most decoded text gathered before it is handed on. */
 const RUN_FLUSH = 4096;
 
