@@ -100,6 +100,7 @@ export class BodyReader implements BlockStream {
   }
 
   run(s: string, from: number, offset: number, final: boolean): number {
+    this.#builder.reading = true;
     let i = from;
     for (;;) {
       const next = this.#step(s, i, offset, final);
@@ -111,6 +112,7 @@ export class BodyReader implements BlockStream {
       if (this.#state === State.Done || this.#state === State.Failed) break;
     }
     this.#builder.flush();
+    this.#builder.reading = false;
     return i;
   }
 
