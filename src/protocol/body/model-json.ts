@@ -269,25 +269,49 @@ export class ModelJsonReader {
    */
   appendToString(chunk: string): boolean {
     if (this.#mode !== Mode.String || this.#quote === GEMMA_QUOTE) return false;
-    const raw = !this.#repaired && this.#config.syntax === Syntax.Json;
-    const close = this.#closeFirst;
-    if (chunk.length <= SHORT_CHUNK && close !== MIXED_FIRSTS) {
-      // A stream's few characters: one look at each, not a search of the chunk for each stop.
-      const quote = this.#quote.charCodeAt(0);
-      for (let k = 0; k < chunk.length; k++) {
-        const c = chunk.charCodeAt(k);
-        if (c === quote || c === 0x5c || c === close) return false;
-        if (raw && (c === 0x0a || c === 0x0d || c === 0x09)) return false;
-      }
-    } else {
-      if (chunk.indexOf(this.#quote) !== -1 || chunk.indexOf('\\') !== -1) return false;
-      if (this.#config.closeInStrings)
-        for (const close of this.#config.closes) if (chunk.indexOf(close[0]) !== -1) return false;
-      if (raw && /[\n\r\t]/.test(chunk)) return false;
-    }
-    this.#stringText(chunk);
+    const text =
+      chunk.length <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS
+        ? this.#shortChunkText(chunk)
+        : this.#holdsNoStop(chunk)
+          ? chunk
+          : null;
+    if (text === null) return false;
+    this.#stringText(text);
     this.#flushRun();
     return true;
+  }
+
+  /**
+   * A stream's few characters, one look at each (not a search of the chunk for each stop):
+   * their decoded text, escapes of one character included (code escapes every line), or null
+   * when something in them needs the steps.
+   */
+  #shortChunkText(chunk: string): string | null {
+    const raw = !this.#repaired && this.#config.syntax === Syntax.Json;
+    const quote = this.#quote.charCodeAt(0);
+    const close = this.#closeFirst;
+    let text = '';
+    let from = 0;
+    for (let k = 0; k < chunk.length; k++) {
+      const c = chunk.charCodeAt(k);
+      if (c === 0x5c) {
+        const decoded = k + 1 < chunk.length ? this.#oneCharEscape(chunk[k + 1]) : undefined;
+        if (decoded === undefined) return null;
+        text += chunk.slice(from, k) + decoded;
+        from = k + 2;
+        k++;
+      } else if (c === quote || c === close) return null;
+      else if (raw && (c === 0x0a || c === 0x0d || c === 0x09)) return null;
+    }
+    return from === 0 ? chunk : text + chunk.slice(from);
+  }
+
+  /** Whether a chunk holds nothing that would stop a string's text (searched for each). */
+  #holdsNoStop(chunk: string): boolean {
+    if (chunk.indexOf(this.#quote) !== -1 || chunk.indexOf('\\') !== -1) return false;
+    if (this.#config.closeInStrings)
+      for (const close of this.#config.closes) if (chunk.indexOf(close[0]) !== -1) return false;
+    return !(!this.#repaired && this.#config.syntax === Syntax.Json && /[\n\r\t]/.test(chunk));
   }
 
   // --- Steps. Each returns where it got to, or `-(where it waits) - 1`. ---
@@ -657,8 +681,7 @@ export class ModelJsonReader {
       this.#stringText(e === 'U' ? String.fromCodePoint(code) : String.fromCharCode(code));
       return at + 2 + digits;
     }
-    const table = python ? PYTHON_ESCAPES : JSON_ESCAPES;
-    const decoded = Object.hasOwn(table, e) ? table[e] : undefined;
+    const decoded = this.#oneCharEscape(e);
     if (decoded !== undefined) {
       this.#stringText(decoded);
       return at + 2;
@@ -670,6 +693,12 @@ export class ModelJsonReader {
       return at + 2;
     }
     return this.#badEscape(s, at);
+  }
+
+  /** What `\` and `e` decode to, when that is one character's escape of the syntax. */
+  #oneCharEscape(e: string): string | undefined {
+    const table = this.#config.syntax === Syntax.Python ? PYTHON_ESCAPES : JSON_ESCAPES;
+    return Object.hasOwn(table, e) ? table[e] : undefined;
   }
 
   /** An escape that means nothing: kept as written (Python does the same). */
