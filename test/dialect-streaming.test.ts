@@ -117,6 +117,7 @@ describe('every dialect streams: the name before the end, the value while it is 
       'gpt-oss':
         '<|start|>assistant<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>{"content": "',
       lfm2: '<|tool_call_start|>[write_file(content="',
+      gemma4: '<|tool_call>call:write_file{content:<|"|>',
     };
     for (const [dialect, open] of Object.entries(opens) as Array<[Dialect, string]>) {
       const deltas: string[] = [];

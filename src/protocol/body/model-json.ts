@@ -268,13 +268,13 @@ export class ModelJsonReader {
    * for): taken as that string's text without the steps. False when it needs them.
    */
   appendToString(chunk: string): boolean {
-    if (this.#mode !== Mode.String || this.#quote === GEMMA_QUOTE) return false;
-    const text =
-      chunk.length <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS
-        ? this.#shortChunkText(chunk)
-        : this.#holdsNoStop(chunk)
-          ? chunk
-          : null;
+    if (this.#mode !== Mode.String) return false;
+    let text: string | null;
+    // Gemma's strings hold no escapes and end at `<|"|>`: a chunk without `<` cannot end one.
+    if (this.#quote === GEMMA_QUOTE) text = chunk.indexOf('<') === -1 ? chunk : null;
+    else if (chunk.length <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS)
+      text = this.#shortChunkText(chunk);
+    else text = this.#holdsNoStop(chunk) ? chunk : null;
     if (text === null) return false;
     this.#stringText(text);
     this.#flushRun();
