@@ -449,16 +449,30 @@ export class ModelJsonReader {
     for (;;) {
       // Raw newlines and tabs are a repair in JSON: each is told where it stands.
       const checksRaw = this.#config.syntax === Syntax.Json && !this.#repaired;
-      const quoteAt = ends.quote(i);
-      const stop = gemma ? quoteAt : Math.min(quoteAt, ends.backslash(i));
-      const k = specials.length === 0 ? s.length : ends.special(specials, i);
+      let quoteAt: number;
+      let stop: number;
+      let k: number;
+      let raw: number;
+      if (!gemma && s.length - i <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS) {
+        // A stream's few characters: one look at each, for the four searches below.
+        const at = this.#firstStop(s, i, checksRaw, specials);
+        const c = s.charCodeAt(at);
+        quoteAt = c === quote.charCodeAt(0) ? at : s.length;
+        stop = quoteAt === at || c === 0x5c ? at : s.length;
+        k = c === this.#closeFirst ? at : s.length;
+        raw = at < s.length && stop === s.length && k === s.length ? at : s.length;
+      } else {
+        quoteAt = ends.quote(i);
+        stop = gemma ? quoteAt : Math.min(quoteAt, ends.backslash(i));
+        k = specials.length === 0 ? s.length : ends.special(specials, i);
+        raw = checksRaw ? ends.raw(i) : s.length;
+      }
       let end = Math.min(stop, k);
       if (end >= s.length && !final) {
         // Hold what may be the start of the special close, or of Gemma's quote.
         for (const special of specials) end = Math.min(end, partialSuffixStart(s, i, special));
         if (gemma) end = Math.min(end, partialSuffixStart(s, i, GEMMA_QUOTE));
       }
-      const raw = checksRaw ? ends.raw(i) : s.length;
       if (raw < end) {
         this.#stringText(s.slice(i, raw));
         this.#repair('a raw newline or tab in a string', raw);
@@ -567,6 +581,23 @@ export class ModelJsonReader {
 
   /** No string so far held an escape `JSON.parse` rejects (see #wholeString). */
   #strictStrings = true;
+
+  /**
+   * In a short rest of text: where the first thing that stops a string's run stands (its
+   * quote, a backslash, a whole special close, a raw control while it is a repair), or the
+   * text's end.
+   */
+  #firstStop(s: string, i: number, checksRaw: boolean, specials: readonly string[]): number {
+    const quote = this.#quote.charCodeAt(0);
+    const close = this.#closeFirst;
+    for (let p = i; p < s.length; p++) {
+      const c = s.charCodeAt(p);
+      if (c === quote || c === 0x5c) return p;
+      if (c === close && specials.some((special) => s.startsWith(special, p))) return p;
+      if (checksRaw && (c === 0x0a || c === 0x0d || c === 0x09)) return p;
+    }
+    return s.length;
+  }
 
   // --- Strings. ---
 
