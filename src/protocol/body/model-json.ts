@@ -157,7 +157,7 @@ export class ModelJsonReader {
     }
   }
 
-  /** The first character of the closes a string cannot hold (-1: none), for appendToString. */
+  /** The first character of the closes a string cannot hold (-1: none; see MIXED_FIRSTS). */
   readonly #closeFirst: number = -1;
 
   get failure(): ReadFailure | null {
@@ -264,8 +264,9 @@ export class ModelJsonReader {
 
   /**
    * The streaming fast path: `chunk` follows what was read, inside a string, and holds nothing
-   * that could end or change it (no quote, no backslash, no close, nothing a repair is said
-   * for): taken as that string's text without the steps. False when it needs them.
+   * that could end it or needs the steps (no quote, no close, no escape but a whole one of one
+   * character, nothing a repair is said for): taken as that string's text, decoded, without the
+   * steps. False when it needs them.
    */
   appendToString(chunk: string): boolean {
     if (this.#mode !== Mode.String) return false;
@@ -973,7 +974,7 @@ function callValue(frame: Frame): JsonValue {
 const NONE: readonly string[] = [];
 /** The closes a string cannot hold begin with different characters. */
 const MIXED_FIRSTS = -2;
-/** A chunk this short is looked at character by character (see appendToString). */
+/** A chunk, or a rest of text, this short is looked at character by character for its stops. */
 const SHORT_CHUNK = 32;
 /** The most decoded text gathered before it is handed on. */
 const RUN_FLUSH = 4096;
