@@ -111,6 +111,30 @@ describe('every dialect streams: the name before the end, the value while it is 
     });
   }
 
+  it('a string fed in chunks that hold nothing but its text is told chunk by chunk, not at its end', () => {
+    const opens: Partial<Record<Dialect, string>> = {
+      hermes: '<tool_call>{"name": "write_file", "arguments": {"content": "',
+      'gpt-oss':
+        '<|start|>assistant<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>{"content": "',
+      lfm2: '<|tool_call_start|>[write_file(content="',
+      gemma4: '<|tool_call>call:write_file{content:<|"|>',
+    };
+    for (const [dialect, open] of Object.entries(opens) as Array<[Dialect, string]>) {
+      const deltas: string[] = [];
+      const parser = createParser({
+        dialect,
+        onEvent: (e) => {
+          if (e.type === 'argument-delta') deltas.push(e.text);
+        },
+      });
+      parser.feed(open);
+      for (const chunk of ['line one', ' and two', ' and three']) {
+        parser.feed(chunk);
+        expect(deltas.join(''), dialect).toMatch(new RegExp(`${chunk}$`));
+      }
+    }
+  });
+
   it('auto streams Qwen3-Coder and Hermes <tool_call> bodies alike', () => {
     for (const dialect of ['qwen3-coder', 'hermes'] as const) {
       const text = renderInDialect(dialect, 'write_file', { path: 'a', content: FILE });

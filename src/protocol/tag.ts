@@ -80,3 +80,12 @@ export function partialSuffixStart(s: string, from: number, literal: string): nu
   }
   return s.length;
 }
+
+/** The longest beginning all of `literals` share ('' when their first characters differ). */
+export function commonPrefix(literals: readonly string[]): string {
+  let prefix = literals[0] ?? '';
+  for (const literal of literals) {
+    while (!literal.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  }
+  return prefix;
+}

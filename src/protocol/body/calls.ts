@@ -272,7 +272,15 @@ export class CallBuilder implements ValueEvents {
       this.#pendingId = call.id;
     }
     this.#pendingText += text;
+    if (!this.reading) this.flush();
   }
+
+  /**
+   * A run of the body reader is under way: argument text is gathered and told at its end. Text
+   * told outside one (the stream's fast path, a chunk inside a string) goes out at once:
+   * nothing else would tell it before the next chunk that needs the reader's steps.
+   */
+  reading = false;
 
   /** Argument text read but not told: one delta a read and value, not one a piece. */
   #pendingPath: ArgumentPath | null = null;

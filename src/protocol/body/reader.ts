@@ -101,6 +101,7 @@ export class BodyReader implements BlockStream {
   }
 
   run(s: string, from: number, offset: number, final: boolean): number {
+    this.#builder.reading = true;
     let i = from;
     for (;;) {
       const next = this.#step(s, i, offset, final);
@@ -112,6 +113,7 @@ export class BodyReader implements BlockStream {
       if (this.#state === State.Done || this.#state === State.Failed) break;
     }
     this.#builder.flush();
+    this.#builder.reading = false;
     return i;
   }
 
@@ -387,8 +389,10 @@ export class BodyReader implements BlockStream {
   #between(s: string, i: number, offset: number, final: boolean): number {
     const form = this.#form;
     const call = form.call as NonNullable<BodyForm['call']>;
-    const open = s.indexOf(call.open, i);
     const close = s.indexOf(form.close, i);
+    // The next call is looked for only before the section's close: a search past it read on to
+    // the next section's call, once for each section.
+    const open = close === -1 ? s.indexOf(call.open, i) : indexBefore(s, call.open, i, close);
     if (close !== -1 && (open === -1 || close < open)) {
       if (this.#calls === 0) {
         this.#fail('missing-tool-name', `the ${form.open} block holds no call`, offset + close);
@@ -613,6 +617,12 @@ export class BodyReader implements BlockStream {
     this.#failed = failed;
     this.#state = State.Failed;
   }
+}
+
+/** Where `literal` first stands in `s` from `from`, wholly before `to`, or -1. */
+function indexBefore(s: string, literal: string, from: number, to: number): number {
+  const at = s.slice(from, to).indexOf(literal);
+  return at === -1 ? -1 : from + at;
 }
 
 /** The earliest of harmony's ends at or after `i`, with its length (a start is not consumed). */
