@@ -334,6 +334,26 @@ describe('recoveries are said, never silent', () => {
     }
   });
 
+  it('a list item that is no call object leaves the call before it as streamed (found by the native-calls property)', () => {
+    for (const text of [
+      '<|tool_call|>[{"name":"e", "parameters":{"a":"n"}},"x"]',
+      '<|tool_call|>[{"name":"e" "parameters":{"a":"n"}}""]',
+      '[TOOL_CALLS][{"name":"e", "arguments":{"a":"n"}}, 3]',
+    ])
+      for (const size of [1, 3, text.length]) {
+        const events: ParserEvent[] = [];
+        const dialect = text.startsWith('[') ? 'mistral' : 'granite';
+        const parser = createParser({ dialect, onEvent: (e) => events.push(e) });
+        for (let i = 0; i < text.length; i += size) parser.feed(text.slice(i, i + size));
+        parser.end();
+        const ends = events.flatMap((e) => (e.type === 'tool-end' ? [e.call.arguments] : []));
+        expect(ends).toEqual([{ a: 'n' }]);
+        expect(
+          events.filter((e) => e.type === 'error').map((e) => e.type === 'error' && e.code),
+        ).toEqual(['invalid-json']);
+      }
+  });
+
   it('Qwen3-Coder: a value may hold </tool_call> (then more text); a block left open after a call ends with the input', () => {
     const code = 'if (s.endsWith("</tool_call>")) done();\n</function> is text too';
     const text = `<tool_call>\n<function=write_file>\n<parameter=content>\n${code}\n</parameter>\n</function>\n</tool_call>\nok\n`;

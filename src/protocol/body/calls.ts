@@ -239,8 +239,14 @@ export class CallBuilder implements ValueEvents {
         this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
       return;
     }
-    if (depth === this.#callDepth) this.#complete(call, value, end);
-    else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed) return;
+    if (depth === this.#callDepth) {
+      // A second item where calls stand that is no object (`[{…}, "x"]`): it must not complete
+      // the call before it again (its arguments would become `{}` after they streamed).
+      if (call.complete) {
+        this.#endPending();
+        this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
+      } else this.#complete(call, value, end);
+    } else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed) return;
     else if (NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
     else if (ARGUMENT_KEYS.has(this.#callKey)) this.#endInner(call, end);
   }
