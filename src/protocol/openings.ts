@@ -47,6 +47,15 @@ export class OpeningTable {
   readonly thinkingEnders: readonly string[];
   /** The first character of every opening: a line starting with one is looked at. */
   readonly #firsts: ReadonlySet<number>;
+  /**
+   * How the mid-line openings are searched for, one plan per first character, and the plan of
+   * each opening (by its index in `anywhere`): built here, once a table, as a regular
+   * expression per parser made `createParser` of `auto` cost 10 µs.
+   */
+  readonly scanPlans: readonly ScanPlan[];
+  readonly scanPlanOf: readonly number[];
+  /** The literal of each opening in `anywhere`. */
+  readonly anywhereOpens: readonly string[];
 
   /** Every opening but those (each begins with its literal). */
   readonly all: readonly BlockReader[];
@@ -68,6 +77,20 @@ export class OpeningTable {
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
     this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);
+    const opens = this.anywhere.map((r) => r.open);
+    this.anywhereOpens = opens;
+    const byFirst = new Map<string, number>();
+    const plans: ScanPlan[] = [];
+    this.scanPlanOf = opens.map((open) => {
+      let plan = byFirst.get(open[0]);
+      if (plan === undefined) {
+        plan = plans.length;
+        byFirst.set(open[0], plan);
+        plans.push(scanPlan(opens.filter((other) => other[0] === open[0])));
+      }
+      return plan;
+    });
+    this.scanPlans = plans;
   }
 
   /** Whether an opening begins with this character. */
@@ -99,21 +122,40 @@ export class OpeningTable {
 const SHARED_SCAN_FROM = 256;
 
 /**
+ * How openings that share a first character are scanned for together: by all they share
+ * (a lone `<TOOLCALL>` is one search for itself), or, when they share only that character
+ * (`<`, of which prose is full), by one regular expression of them all, run natively, which
+ * passes a prose `<` faster than a search that stops at each.
+ */
+interface ScanPlan {
+  /** What every opening of the plan begins with. */
+  prefix: string;
+  members: readonly string[];
+  /** The openings' alternatives, when they share only their first character. */
+  pattern: RegExp | null;
+}
+
+function scanPlan(members: readonly string[]): ScanPlan {
+  const prefix = commonPrefix(members);
+  return {
+    prefix,
+    members,
+    // Shared by every parser of the table: its `lastIndex` is set before each `exec`.
+    pattern:
+      prefix.length < 2 && members.length > 1
+        ? new RegExp(members.map(regexLiteral).join('|'), 'g')
+        : null,
+  };
+}
+
+/**
  * The places in one buffer where openings that share a first character stand: found by one
- * scan for all of them, so that many openings cost one pass over the text, not one pass each
- * (an opening that never comes would otherwise be searched for to the buffer's end, once per
- * opening: `auto`'s dozens made whole replies cost twice their scan). Openings that share more
- * than their first character are scanned for by all of it (a lone `<TOOLCALL>` is one search
- * for itself); openings that share only it (`<`, of which prose is full) by one regular
- * expression of them all, run natively, which passes a prose `<` faster than a search that
- * stops at each.
+ * scan for all of them (its plan), so that many openings cost one pass over the text, not one
+ * pass each (an opening that never comes would otherwise be searched for to the buffer's end,
+ * once per opening: `auto`'s dozens made whole replies cost twice their scan).
  */
 class SharedScan {
-  /** What every opening of the scan begins with. */
-  readonly #prefix: string;
-  readonly #members: readonly string[];
-  /** The openings' alternatives, when they share only their first character. */
-  readonly #pattern: RegExp | null;
+  readonly #plan: ScanPlan;
   readonly #opens: readonly string[];
   #version = -1;
   #from = 0;
@@ -122,13 +164,8 @@ class SharedScan {
   /** Where one of the openings stands, in ascending order. */
   readonly #at: number[] = [];
 
-  constructor(members: readonly number[], opens: readonly string[]) {
-    this.#members = members.map((k) => opens[k]);
-    this.#prefix = commonPrefix(this.#members);
-    this.#pattern =
-      this.#prefix.length < 2 && members.length > 1
-        ? new RegExp(this.#members.map(regexLiteral).join('|'), 'g')
-        : null;
+  constructor(plan: ScanPlan, opens: readonly string[]) {
+    this.#plan = plan;
     this.#opens = opens;
   }
 
@@ -162,10 +199,10 @@ class SharedScan {
 
   /** Scans on to the next place an opening stands; false at the buffer's end. */
   #scanOn(buf: string): boolean {
-    const pattern = this.#pattern;
+    const { pattern, prefix, members } = this.#plan;
     for (;;) {
       let j: number;
-      if (pattern === null) j = buf.indexOf(this.#prefix, this.#scanned);
+      if (pattern === null) j = buf.indexOf(prefix, this.#scanned);
       else {
         pattern.lastIndex = this.#scanned;
         j = pattern.exec(buf)?.index ?? -1;
@@ -175,7 +212,7 @@ class SharedScan {
         return false;
       }
       this.#scanned = j + 1;
-      if (pattern === null && !this.#members.some((open) => buf.startsWith(open, j))) continue;
+      if (pattern === null && !members.some((open) => buf.startsWith(open, j))) continue;
       this.#at.push(j);
       return true;
     }
@@ -203,16 +240,8 @@ export class OpeningSearch {
 
   constructor(readonly table: OpeningTable) {
     this.#memo = table.anywhere.map(() => ({ version: -1, at: -1 }));
-    const opens = table.anywhere.map((r) => r.open);
-    const byFirst = new Map<string, number[]>();
-    opens.forEach((open, k) => {
-      const list = byFirst.get(open[0]);
-      if (list === undefined) byFirst.set(open[0], [k]);
-      else list.push(k);
-    });
-    const scans = new Map<string, SharedScan>();
-    for (const [first, members] of byFirst) scans.set(first, new SharedScan(members, opens));
-    this.#scans = opens.map((open) => scans.get(open[0]) as SharedScan);
+    const scans = table.scanPlans.map((plan) => new SharedScan(plan, table.anywhereOpens));
+    this.#scans = table.scanPlanOf.map((plan) => scans[plan]);
   }
 
   /**
