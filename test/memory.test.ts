@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +14,7 @@ import {
   truncateMiddle,
   user,
 } from './support/all.js';
+import { gcChildOutput } from './support/gc-child.js';
 
 /** One token per character: budgets in tests read as character counts. */
 const chars: TokenCounter = { count: (t) => t.length };
@@ -277,21 +276,7 @@ describe('thread store at scale', () => {
 
 describe('truncated tool results', () => {
   it('keep a copy of what is kept, not a view holding the whole original alive', () => {
-    const held = (mode: string) => {
-      const run = spawnSync(
-        process.execPath,
-        [
-          '--expose-gc',
-          '--import',
-          'tsx',
-          fileURLToPath(new URL('./support/retained-by-truncation.ts', import.meta.url)),
-          mode,
-        ],
-        { encoding: 'utf8' },
-      );
-      expect(run.stderr).toBe('');
-      return Number(run.stdout);
-    };
+    const held = (mode: string) => Number(gcChildOutput('./retained-by-truncation.ts', [mode]));
     // Eight 50 MiB originals held through slices would be 400 MiB more than without them.
     expect(held('add') - held('none')).toBeLessThan(50);
   });

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { gcChildOutput } from './support/gc-child.js';
 
 /**
  * A server makes a parser per request and drops it. If anything of a dropped parser is kept
@@ -9,22 +8,8 @@ import { describe, expect, it } from 'vitest';
  * 24 µs instead of 4, most of it the collector's.
  */
 describe('parsers made and dropped per reply', () => {
-  const youngGarbage = (kind: string, reply: string) => {
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./support/young-garbage.ts', import.meta.url)),
-        kind,
-        reply,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(run.stderr).toBe('');
-    return Number(run.stdout);
-  };
+  const youngGarbage = (kind: string, reply: string) =>
+    Number(gcChildOutput('./young-garbage.ts', [kind, reply]));
 
   // 20,000 parsers held would be 20-40 MiB; what a minor collection may leave is the nursery's.
   it.each([

@@ -246,7 +246,8 @@ export class CallBuilder implements ValueEvents {
         this.#endPending();
         this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
       } else this.#complete(call, value, end);
-    } else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed) return;
+    } else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed)
+      return;
     else if (NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
     else if (ARGUMENT_KEYS.has(this.#callKey)) this.#endInner(call, end);
   }
