@@ -1,4 +1,4 @@
-import { isHighSurrogate, JSON_ESCAPES } from '../chars.js';
+import { Char, isHighSurrogate, JSON_ESCAPES } from '../chars.js';
 
 /**
  * How a dialect reads a value from its text: as written (`verbatim`), less one newline right
@@ -22,8 +22,6 @@ export class StreamedValue {
   /** Written but undecided: it goes out when more text follows, or is dropped at the end. */
   #held = '';
   #started = false;
-  /** The whole value so far (decided parts), for the call's arguments. */
-  #value = '';
 
   /** With `escaped`: the end of the text written so far that may begin an escape (`\`, `\u00`). */
   #escape = '';
@@ -57,6 +55,17 @@ export class StreamedValue {
   }
 
   #writeNewlines(text: string): void {
+    // Most of a value (a stream's chunk inside it) decides at once: nothing held, no line end.
+    const last = text.charCodeAt(text.length - 1);
+    if (
+      this.#started &&
+      this.#held === '' &&
+      last !== Char.Newline &&
+      last !== Char.CarriageReturn
+    ) {
+      this.#out += text;
+      return;
+    }
     let s = this.#held + text;
     this.#held = '';
     if (!this.#started) {
@@ -101,7 +110,6 @@ export class StreamedValue {
       this.#out = out.slice(last);
       out = out.slice(0, last);
     } else this.#out = '';
-    this.#value += out;
     return out;
   }
 
@@ -146,12 +154,6 @@ export class StreamedValue {
     const rest = this.#out + (this.#held === '\r' ? '\r' : '');
     this.#out = '';
     this.#held = '';
-    this.#value += rest;
     return rest;
-  }
-
-  /** Everything decided so far. */
-  get value(): string {
-    return this.#value;
   }
 }
