@@ -8,7 +8,14 @@ import {
   Streamed,
 } from './dialects/block.js';
 import type { ArgumentPath, CallFormat, ParserEvent, ToolArguments } from './events.js';
-import { clearPieces, createPieces, joinPieces, type Pieces, pushPiece } from './pieces.js';
+import {
+  clearPieces,
+  createPieces,
+  isEmptyPieces,
+  joinPieces,
+  type Pieces,
+  pushPiece,
+} from './pieces.js';
 
 export interface CallAssemblerOptions {
   limits: BlockLimits;
@@ -164,7 +171,7 @@ export class CallAssembler implements BlockSink {
    */
   run(s: string, from: number, at: number, final: boolean): number {
     const stream = this.#stream as BlockStream;
-    if (this.#owed.tail !== '' || this.#owed.blocks.length > 0) this.#giveOwed(stream);
+    if (!isEmptyPieces(this.#owed)) this.#giveOwed(stream);
     const maxCallBytes = this.#options.maxCallBytes;
     this.#buf = s;
     this.#offset = at;

@@ -16,6 +16,10 @@ export function createPieces(): Pieces {
   return { blocks: [], tail: '' };
 }
 
+export function isEmptyPieces(pieces: Pieces): boolean {
+  return pieces.tail === '' && pieces.blocks.length === 0;
+}
+
 export function clearPieces(pieces: Pieces): void {
   if (pieces.blocks.length > 0) pieces.blocks = [];
   pieces.tail = '';

@@ -102,8 +102,8 @@ export interface BlockStream {
    */
   streamValue(chunk: string): Streamed;
   /**
-   * The text of chunks it answered `Streamed.Owed`, in one piece, given back before its next
-   * `run` (or after many such chunks), in order.
+   * The text of the chunks it answered `Streamed.Owed`, in one piece and in order, given back
+   * before its next `run`. A stream that is owed text answers no `Streamed.Kept` until then.
    */
   takeOwed?(text: string): void;
   readonly status: BlockStatus;

@@ -1186,7 +1186,6 @@ function endsAtLineStart(s: string, from: number, to: number, before: boolean): 
   return before;
 }
 
-/** A character that can begin a tag's name (ASCII letters, `_`, `:`, or beyond ASCII). */
 /** Chunks up to this long are searched by hand in the streaming fast path. */
 const SHORT_CHUNK = 16;
 
@@ -1200,6 +1199,7 @@ function startsMarkup(chunk: string, k: number): boolean {
   return next === Char.Slash || next === Char.Bang || isTagStart(next);
 }
 
+/** A character that can begin a tag's name (ASCII letters, `_`, `:`, or beyond ASCII). */
 function isTagStart(c: number): boolean {
   return (
     c > 0x7f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a
