@@ -20,6 +20,7 @@ import {
 import { cutsArbitrary, expectCallsSettle, feedChunks, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
 import { DIALECT_TOKENS } from './support/documents.js';
+import { foldEvents } from './support/event-sequence.js';
 import { doublingRatio } from './support/hostile-shapes.js';
 
 type Written = Exclude<Dialect, 'tagcall'>;
@@ -221,6 +222,42 @@ describe('streamed values are the final values, whatever the text and the chunki
         ),
         { numRuns: 300 },
       );
+    });
+  }
+});
+
+describe('a `<` in a string whose block closes with a special token', () => {
+  // Code is dense in `<`, and each family's close begins with one: a `<` is the string's text
+  // once what follows it shows no close, in the same chunk or the next.
+  const CODE =
+    'if (a<b && x <<= 2) f("<|", \'<|tool_call_en\' + "<|cal" + "<｜tool▁call▁en"); <|im_x < END';
+  const sameAtEveryChunkSize = (dialect: Written, text: string) => {
+    const whole = feedChunks([text], optionsFor(dialect)).events;
+    for (let size = 1; size <= 9; size++) {
+      const chunks = text.match(new RegExp(`[^]{1,${size}}`, 'gu')) ?? [];
+      const { events } = feedChunks(chunks, optionsFor(dialect));
+      expect(foldEvents(events), `${dialect} in ${size}-character chunks`).toEqual(
+        foldEvents(whole),
+      );
+      expectDeltasMatchCalls(events);
+    }
+    return whole;
+  };
+  for (const dialect of JSON_BODIES.filter((d): d is Written => d !== 'auto')) {
+    it(`${dialect}: the same events and the exact value at every chunk size`, () => {
+      const call = renderInDialect(dialect, 'write_file', { path: 'a.ts', content: CODE });
+      const end = sameAtEveryChunkSize(dialect, `Before.\n${call}\nAfter.`).find(
+        (e) => e.type === 'tool-end',
+      );
+      expect(end?.type === 'tool-end' && end.call.arguments, dialect).toEqual({
+        path: 'a.ts',
+        content: CODE,
+      });
+      // The string left open up to the close: where the close stands is decided alike too.
+      const marker = call.indexOf('END') + 3;
+      const close = call.indexOf('<', marker);
+      if (close !== -1)
+        sameAtEveryChunkSize(dialect, `${call.slice(0, marker)}${call.slice(close)}\nAfter.`);
     });
   }
 });

@@ -301,10 +301,20 @@ export class ModelJsonReader {
         text += chunk.slice(from, k) + decoded;
         from = k + 2;
         k++;
-      } else if (c === quote || c === close) return null;
+      } else if (c === quote || (c === close && this.#closeMayStart(chunk, k))) return null;
       else if (raw && (c === 0x0a || c === 0x0d || c === 0x09)) return null;
     }
     return from === 0 ? chunk : text + chunk.slice(from);
+  }
+
+  /**
+   * Whether one of the closes starts at `k` of `chunk`, or may (the chunk ends first): a `<`
+   * that the chunk's next character shows to be no close is the string's text.
+   */
+  #closeMayStart(chunk: string, k: number): boolean {
+    for (const close of this.#config.closes)
+      if (startsWithAt(chunk, k, close) !== false) return true;
+    return false;
   }
 
   /** Whether a chunk holds nothing that would stop a string's text (searched for each). */
