@@ -226,11 +226,11 @@ describe('streamed values are the final values, whatever the text and the chunki
   }
 });
 
-describe('a `<` in a string whose block closes with a special token', () => {
-  // Code is dense in `<`, and each family's close begins with one: a `<` is the string's text
-  // once what follows it shows no close, in the same chunk or the next.
+describe('a `<` in a value: text once what follows it shows it ends nothing', () => {
+  // Code is dense in `<`, and every family's closes begin with one: a `<` is the value's text
+  // once the characters after it, in the same chunk or the next, show no tag or close.
   const CODE =
-    'if (a<b && x <<= 2) f("<|", \'<|tool_call_en\' + "<|cal" + "<｜tool▁call▁en"); <|im_x < END';
+    'if (a<b && x <<= 2) f("<|", \'<|tool_call_en\' + "<|cal" + "<｜tool▁call▁en" + `<p` + `<t` + <x); <|im_x < END';
   const sameAtEveryChunkSize = (dialect: Written, text: string) => {
     const whole = feedChunks([text], optionsFor(dialect)).events;
     for (let size = 1; size <= 9; size++) {
@@ -243,7 +243,7 @@ describe('a `<` in a string whose block closes with a special token', () => {
     }
     return whole;
   };
-  for (const dialect of JSON_BODIES.filter((d): d is Written => d !== 'auto')) {
+  for (const dialect of STREAMED) {
     it(`${dialect}: the same events and the exact value at every chunk size`, () => {
       const call = renderInDialect(dialect, 'write_file', { path: 'a.ts', content: CODE });
       const end = sameAtEveryChunkSize(dialect, `Before.\n${call}\nAfter.`).find(

@@ -234,23 +234,38 @@ export class MarkupReader implements BlockStream {
     this.#owing = false;
   }
 
-  /** Whether `chunk` can hold nothing that ends or changes a value (a `<` that starts no tag). */
+  /** Whether `chunk` can hold nothing that ends or changes a value (no `<` that may, no entity). */
   #plainInValue(chunk: string): boolean {
     const literal = this.#form.tags === 'literal';
     if (chunk.length <= SHORT_CHUNK) {
       // A token or a few: one pass by hand costs less than calling `indexOf` twice.
       for (let k = 0; k < chunk.length; k++) {
         const c = chunk.charCodeAt(k);
-        if (c === Char.Lt ? literal || startsMarkup(chunk, k) : c === Char.Amp && !literal)
-          return false;
+        if (c === Char.Lt ? this.#mayEndValue(chunk, k) : c === Char.Amp && !literal) return false;
       }
       return true;
     }
-    if (literal) return chunk.indexOf('<') === -1;
-    if (chunk.indexOf('&') !== -1) return false;
+    if (!literal && chunk.indexOf('&') !== -1) return false;
     for (let k = chunk.indexOf('<'); k !== -1; k = chunk.indexOf('<', k + 1))
-      if (startsMarkup(chunk, k)) return false;
+      if (this.#mayEndValue(chunk, k)) return false;
     return true;
+  }
+
+  /**
+   * Whether the `<` at `lt` may begin what ends or changes a value (unknown at the end of `s`):
+   * any tag, CDATA or close in XML; in literal values only a `</`, the parameter's reopening
+   * (`<p…`) or a new block (`<t…`), so `a < b` is text.
+   */
+  #mayEndValue(s: string, lt: number): boolean {
+    if (this.#form.tags === 'xml') return startsMarkup(s, lt);
+    if (lt + 1 >= s.length) return true;
+    const c = s.charCodeAt(lt + 1);
+    const { parameter, wrapper } = this.#form;
+    return (
+      c === Char.Slash ||
+      c === (parameter.reopens?.charCodeAt(1) ?? -1) ||
+      c === (wrapper?.open.charCodeAt(1) ?? -1)
+    );
   }
 
   // --- Events: decided value text always goes out before anything else. ---
@@ -974,17 +989,7 @@ export class MarkupReader implements BlockStream {
     const s = this.#s;
     const final = this.#final;
     const { call, parameter, wrapper } = this.#form;
-    // Every tag that can end a value starts `</`, or is the reopening (`<p…`) or a new block
-    // (`<t…`): `a < b` is text.
-    if (lt + 1 < s.length) {
-      const c = s.charCodeAt(lt + 1);
-      if (
-        c !== Char.Slash &&
-        c !== (parameter.reopens?.charCodeAt(1) ?? -1) &&
-        c !== (wrapper?.open.charCodeAt(1) ?? -1)
-      )
-        return TEXT;
-    }
+    if (!this.#mayEndValue(s, lt)) return TEXT;
     const close = parameter.close(this.#tree.top.name);
     const closes = startsWithAt(s, lt, close);
     if (closes === null && !final) return this.#valueWait(from, lt);
