@@ -145,13 +145,10 @@ export class Scanner implements Parser {
 
   feed(chunk: string): void {
     if (chunk === '') return;
-    if (
-      this.#pos === this.#buf.length &&
-      this.#pending === null &&
-      this.#started &&
-      this.#fastPath(chunk)
-    )
-      return;
+    if (this.#pending === null && this.#started) {
+      const held = this.#buf.length - this.#pos;
+      if (held === 0 ? this.#fastPath(chunk) : this.#fastPathAfterHeld(held, chunk)) return;
+    }
     this.#take(chunk);
     if (this.#pending === null) this.#run(false);
   }
@@ -717,6 +714,19 @@ export class Scanner implements Parser {
   // --- The fast path. ---
 
   /**
+   * A block's one held character (a `<` or a backslash its stream could not yet decide, half
+   * of a surrogate pair) and the chunk after it, taken by the fast path as one chunk when they
+   * are a value's text: as the full path would read them, since a stream reads again from
+   * where it waited. A longer held tail is a tag being written: on the corpus, in every
+   * family, none was a value's text, so joining it to try would only cost.
+   */
+  #fastPathAfterHeld(held: number, chunk: string): boolean {
+    return (
+      held === 1 && this.#state === Top.Block && this.#fastPath(this.#buf.slice(this.#pos) + chunk)
+    );
+  }
+
+  /**
    * Most chunks of a stream fall wholly inside a line of prose or a value being written: they
    * are emitted as they are, without the buffer and the state machine (which the cost per
    * 4-character chunk is all about). Only when nothing is held back.
@@ -754,12 +764,11 @@ export class Scanner implements Parser {
       if (prefilled.undecided && this.#offset + this.#buf.length + chunk.length > this.#maxHold)
         prefilled.decideNot();
     } else if (state === Top.Block) {
-      if (!this.#calls.streamValue(chunk, this.#offset + this.#buf.length + chunk.length))
-        return false;
+      if (!this.#calls.streamValue(chunk, this.#offset + this.#pos + chunk.length)) return false;
     } else {
       return false;
     }
-    this.#offset += this.#buf.length + chunk.length;
+    this.#offset += this.#pos + chunk.length;
     this.#before = chunk.charCodeAt(chunk.length - 1);
     this.#buf = '';
     this.#bufVersion++;
