@@ -213,17 +213,24 @@ export class MarkupReader implements BlockStream {
       if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1)
         return Streamed.No;
     } else if (this.#state !== State.Value || !this.#plainInValue(chunk)) return Streamed.No;
-    if (this.#value !== null) {
+    // Nothing is pending here (every run flushes its own): the chunk is the event.
+    const call = this.#call as OpenCall;
+    const value = this.#value;
+    if (value !== null) {
       // Owed text goes into the element before any that a value reading decides.
       if (this.#owing) return Streamed.No;
-      this.#writeValue(chunk);
-      this.#flushDelta();
+      if (value.takesAsIs(chunk) && this.#tree.top.kind === FrameKind.String) {
+        this.#lineStart = endsAtLineStart(chunk, 0, chunk.length, this.#lineStart);
+        this.#tree.appendString(chunk);
+        this.#sink.delta(call.id, this.#tree.topPath(), chunk);
+      } else {
+        this.#writeValue(chunk);
+        this.#flushDelta();
+      }
       return Streamed.Kept;
     }
     if (this.#tree.top.kind !== FrameKind.String) return Streamed.No;
-    // Nothing is pending here (every run flushes its own): the chunk is the event. The
-    // element gets the run's text back in one piece before the next run.
-    const call = this.#call as OpenCall;
+    // The element gets the run's text back in one piece before the next run.
     this.#sink.delta(call.id, this.#tree.topPath(), chunk);
     this.#owing = true;
     return Streamed.Owed;

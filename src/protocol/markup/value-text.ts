@@ -102,6 +102,20 @@ export class StreamedValue {
     this.#held += text.slice(end);
   }
 
+  /**
+   * Whether `text` (no high surrogate at its end), written now, would be decided as it is and
+   * change nothing held: then the caller may take it as the value's text without writing it.
+   */
+  takesAsIs(text: string): boolean {
+    if (this.#out !== '' || this.#held !== '') return false;
+    if (this.escaped && (this.#escape !== '' || text.indexOf('\\') !== -1)) return false;
+    if (this.mode === 'verbatim') return true;
+    const last = text.charCodeAt(text.length - 1);
+    return this.mode === 'newlines'
+      ? this.#started && last !== Char.Newline && last !== Char.CarriageReturn
+      : this.#started && !isTrimmed(text[text.length - 1]);
+  }
+
   /** What is decided since the last call; a trailing high surrogate waits for its pair. */
   text(): string {
     let out = this.#out;
