@@ -54,8 +54,6 @@ export class OpeningTable {
    */
   readonly scanPlans: readonly ScanPlan[];
   readonly scanPlanOf: readonly number[];
-  /** The literal of each opening in `anywhere`. */
-  readonly anywhereOpens: readonly string[];
 
   /** Every opening but those (each begins with its literal). */
   readonly all: readonly BlockReader[];
@@ -78,7 +76,6 @@ export class OpeningTable {
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
     this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);
     const opens = this.anywhere.map((r) => r.open);
-    this.anywhereOpens = opens;
     const byFirst = new Map<string, number>();
     const plans: ScanPlan[] = [];
     this.scanPlanOf = opens.map((open) => {
@@ -167,12 +164,11 @@ function scanPlan(members: readonly string[]): ScanPlan {
 /**
  * The places in one buffer where openings that share a first character stand: found by one
  * scan for all of them (its plan), so that many openings cost one pass over the text, not one
- * pass each (an opening that never comes would otherwise be searched for to the buffer's end,
- * once per opening: `auto`'s dozens made whole replies cost twice their scan).
+ * pass each, and only as far as the first of them is asked for (an opening that never comes
+ * was once searched for to the buffer's end, through every block's code, full of `<`).
  */
 class SharedScan {
   readonly #plan: ScanPlan;
-  readonly #opens: readonly string[];
   #version = -1;
   #from = 0;
   /** Scanned up to (not including) this index. */
@@ -180,16 +176,22 @@ class SharedScan {
   /** Where one of the openings stands, in ascending order. */
   readonly #at: number[] = [];
 
-  constructor(plan: ScanPlan, opens: readonly string[]) {
+  constructor(plan: ScanPlan) {
     this.#plan = plan;
-    this.#opens = opens;
   }
 
-  /** Where opening `k` next stands in `buf` at or after `from`, or -1 (as `buf.indexOf`). */
-  next(buf: string, k: number, from: number, version: number): number {
+  /** Where one of the plan's openings first stands in `buf` at or after `from`, or -1. */
+  first(buf: string, from: number, version: number): number {
     // A short rest (a stream's chunk) is searched directly: the shared scan pays off over
     // long text, and its bookkeeping would cost a stream of small chunks more than it saves.
-    if (buf.length - from < SHARED_SCAN_FROM) return buf.indexOf(this.#opens[k], from);
+    if (buf.length - from < SHARED_SCAN_FROM) {
+      let first = -1;
+      for (const open of this.#plan.members) {
+        const at = buf.indexOf(open, from);
+        if (at !== -1 && (first === -1 || at < first)) first = at;
+      }
+      return first;
+    }
     if (version !== this.#version || from < this.#from) {
       this.#version = version;
       this.#from = from;
@@ -207,33 +209,26 @@ class SharedScan {
       if (at[mid] < from) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; ; i++) {
-      if (i === at.length && !this.#scanOn(buf)) return -1;
-      if (buf.startsWith(this.#opens[k], at[i])) return at[i];
-    }
+    if (lo < at.length) return at[lo];
+    const next = this.#search(buf, this.#scanned);
+    this.#scanned = next === -1 ? buf.length : next + 1;
+    if (next !== -1) at.push(next);
+    return next;
   }
 
-  /** Scans on to the next place an opening stands; false at the buffer's end. */
-  #scanOn(buf: string): boolean {
+  /** Where one of the openings first stands in `buf` at or after `from`, or -1. */
+  #search(buf: string, from: number): number {
     const { pattern, anchor, searched, members } = this.#plan;
-    for (;;) {
-      let j: number;
-      if (pattern === null) {
-        const at = buf.indexOf(searched, this.#scanned + anchor);
-        j = at === -1 ? -1 : at - anchor;
-      } else {
-        pattern.lastIndex = this.#scanned;
-        j = pattern.exec(buf)?.index ?? -1;
-      }
-      if (j === -1) {
-        this.#scanned = buf.length;
-        return false;
-      }
-      this.#scanned = j + 1;
-      if (pattern === null && !members.some((open) => buf.startsWith(open, j))) continue;
-      this.#at.push(j);
-      return true;
+    if (pattern !== null) {
+      pattern.lastIndex = from;
+      return pattern.exec(buf)?.index ?? -1;
     }
+    for (let at = buf.indexOf(searched, from + anchor); at !== -1; ) {
+      const j = at - anchor;
+      if (members.some((open) => buf.startsWith(open, j))) return j;
+      at = buf.indexOf(searched, at + 1);
+    }
+    return -1;
   }
 }
 
@@ -241,30 +236,31 @@ class SharedScan {
 const regexLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
- * The search for mid-line openings of one parser: it remembers where each opening next stands
- * in the buffer, so each line does not search to the buffer's end.
+ * The search for mid-line openings of one parser: it remembers where the openings stand in
+ * the buffer, so each line does not search to the buffer's end.
  */
 export class OpeningSearch {
-  /** Where each mid-line opening next stands in the buffer, and for which buffer. */
-  readonly #memo: Array<{ version: number; at: number }>;
-  /** Each opening's shared scan (one per first character). */
+  /** One shared scan per first character, and the openings (in `anywhere` order) of each. */
   readonly #scans: SharedScan[];
+  readonly #readersOf: BlockReader[][];
   /**
-   * Where the first of the openings stands, after the last search of buffer `#earliestVersion`
-   * (infinite when none does): while a search starts at or before it, every memo still holds.
+   * Where the first place an opening may stand is, after the last search of buffer
+   * `#earliestVersion` (infinite when none does): no opening stands before it.
    */
   #earliest = -1;
   #earliestVersion = -1;
 
   constructor(readonly table: OpeningTable) {
-    this.#memo = table.anywhere.map(() => ({ version: -1, at: -1 }));
-    const scans = table.scanPlans.map((plan) => new SharedScan(plan, table.anywhereOpens));
-    this.#scans = table.scanPlanOf.map((plan) => scans[plan]);
+    this.#scans = table.scanPlans.map((plan) => new SharedScan(plan));
+    this.#readersOf = table.scanPlans.map(() => []);
+    table.anywhere.forEach((reader, k) => {
+      this.#readersOf[table.scanPlanOf[k]].push(reader);
+    });
   }
 
   /**
    * The earliest opening in `buf[pos, end)` that may stand mid-line, or null. `version` names
-   * the buffer: a search is done once per buffer and opening, and reused while it stands ahead.
+   * the buffer: its places are found once, and reused while searches move on.
    * `before` is the character that stood before `buf[0]` (a word opening needs a non-word one).
    */
   find(
@@ -276,42 +272,47 @@ export class OpeningSearch {
     before: number,
   ): FoundOpening | null {
     // No opening before `end`, as the last search found: each line of prose asked every
-    // opening's memo again (a tenth of Hermes' time, whose ten openings all stand anywhere).
+    // scan again (a tenth of Hermes' time, whose ten openings all stand anywhere).
     if (version === this.#earliestVersion && pos <= this.#earliest && end <= this.#earliest)
       return null;
     let found: FoundOpening | null = null;
     let earliest = Number.POSITIVE_INFINITY;
-    const anywhere = this.table.anywhere;
-    for (let k = 0; k < anywhere.length; k++) {
-      const reader = anywhere[k];
-      const memo = this.#memo[k];
-      const scan = this.#scans[k];
-      if (memo.version !== version || (memo.at !== -1 && memo.at < pos)) {
-        memo.version = version;
-        memo.at = scan.next(buf, k, pos, version);
-      }
-      // An opening that opens mid-line only when what follows confirms it (Cline's tags).
-      let undecided = false;
-      while (memo.at !== -1 && memo.at < end) {
-        if (
-          reader.wordStart === true &&
-          isWordChar(memo.at > 0 ? buf.charCodeAt(memo.at - 1) : before)
-        ) {
-          memo.at = scan.next(buf, k, memo.at + 1, version);
-          continue;
+    for (let p = 0; p < this.#scans.length; p++) {
+      const scan = this.#scans[p];
+      let at = scan.first(buf, pos, version);
+      if (at !== -1 && at < earliest) earliest = at;
+      while (at !== -1 && at < end && (found === null || at < found.at)) {
+        const opening = openingAt(buf, at, this.#readersOf[p], final, before);
+        if (opening !== null) {
+          found = opening;
+          break;
         }
-        if (reader.midLine === undefined) break;
-        const confirmed = reader.midLine(buf, memo.at + reader.open.length, final);
-        if (confirmed === null) undecided = true;
-        if (confirmed !== false) break;
-        memo.at = scan.next(buf, k, memo.at + 1, version);
+        at = scan.first(buf, at + 1, version);
       }
-      if (memo.at !== -1 && memo.at < end && (found === null || memo.at < found.at))
-        found = { at: memo.at, reader, undecided };
-      if (memo.at !== -1 && memo.at < earliest) earliest = memo.at;
     }
     this.#earliest = earliest;
     this.#earliestVersion = version;
     return found;
   }
+}
+
+/**
+ * The first of `readers` (in order) whose opening stands at `at` and opens there: a word's
+ * opening starts a word, and Cline's tags are confirmed by what follows (or may still be).
+ */
+function openingAt(
+  buf: string,
+  at: number,
+  readers: readonly BlockReader[],
+  final: boolean,
+  before: number,
+): FoundOpening | null {
+  for (const reader of readers) {
+    if (!buf.startsWith(reader.open, at)) continue;
+    if (reader.wordStart === true && isWordChar(at > 0 ? buf.charCodeAt(at - 1) : before)) continue;
+    if (reader.midLine === undefined) return { at, reader, undecided: false };
+    const confirmed = reader.midLine(buf, at + reader.open.length, final);
+    if (confirmed !== false) return { at, reader, undecided: confirmed === null };
+  }
+  return null;
 }
