@@ -516,15 +516,8 @@ export class Scanner implements Parser {
     const anywhere = this.#table.anywhere;
     const prefilled = this.#prefilledStart;
     const newline = this.#nextNewline();
-    if (newline !== -1 && (anywhere.length === 0 || this.#fence.open)) {
-      if (!prefilled.undecided) return this.#skipProse(newline, final, Number.POSITIVE_INFINITY);
-      // The start may be pre-filled thinking: prose goes by as far as no `</think>` stands.
-      if (this.#thinkCloseBefore(newline + 1) === -1) {
-        const going = this.#skipProse(newline, final, this.#thinkCloseFrontier() - this.#offset);
-        if (this.#offset + this.#pos > this.#maxHold) prefilled.decideNot();
-        return going;
-      }
-    }
+    if (newline !== -1 && (anywhere.length === 0 || this.#fence.open) && !prefilled.undecided)
+      return this.#skipProse(newline, final);
     let end = newline === -1 ? n : newline + 1;
     const opening = this.#findAnywhere(end, final);
     if (opening?.undecided) {
@@ -568,12 +561,11 @@ export class Scanner implements Parser {
 
   /**
    * Prose, when nothing can open mid-line: the rest of this line, and every following line
-   * that starts plain and ends before `limit` (where a `</think>` may stand), is text, found in
-   * one scan from newline to newline instead of a line-start step and a mid-line step per
-   * line. Stops at the first line start that may open something (a tag, a bracket, a fence,
-   * blanks), at the line that holds `limit`, or mid-line at the end of the input.
+   * that starts plain, is text, found in one scan from newline to newline instead of a
+   * line-start step and a mid-line step per line. Stops at the first line start that may open
+   * something (a tag, a bracket, a fence, blanks), or mid-line at the end of the input.
    */
-  #skipProse(newline: number, final: boolean, limit: number): boolean {
+  #skipProse(newline: number, final: boolean): boolean {
     const buf = this.#buf;
     const n = buf.length;
     const fence = this.#fence;
@@ -584,7 +576,6 @@ export class Scanner implements Parser {
       // A line of prose in a fence is no call's line: the fence holds no calls.
       if (line === Line.Prose && fence.open) fence.callable = false;
       const next = buf.indexOf('\n', nl + 1);
-      if ((next === -1 ? n : next) >= limit) break;
       if (next === -1) {
         let end = n;
         if (!final && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
@@ -598,11 +589,6 @@ export class Scanner implements Parser {
     this.#pos = nl + 1;
     this.#state = Top.LineStart;
     return true;
-  }
-
-  /** Before this (absolute) place no pre-filled `</think>` starts, as far as searched. */
-  #thinkCloseFrontier(): number {
-    return this.#thinkCloseAt !== -1 ? this.#thinkCloseAt : this.#thinkCloseNoneBefore;
   }
 
   /**
