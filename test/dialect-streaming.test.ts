@@ -372,19 +372,23 @@ describe('recoveries are said, never silent', () => {
   });
 
   it('a list item that is no call object leaves the call before it as streamed (found by the native-calls property)', () => {
-    for (const text of [
-      '<|tool_call|>[{"name":"e", "parameters":{"a":"n"}},"x"]',
-      '<|tool_call|>[{"name":"e" "parameters":{"a":"n"}}""]',
-      '[TOOL_CALLS][{"name":"e", "arguments":{"a":"n"}}, 3]',
-    ])
+    for (const [dialect, text] of [
+      ['granite', '<|tool_call|>[{"name":"e", "parameters":{"a":"n"}},"x"]'],
+      ['granite', '<|tool_call|>[{"name":"e" "parameters":{"a":"n"}}""]'],
+      ['mistral', '[TOOL_CALLS][{"name":"e", "arguments":{"a":"n"}}, 3]'],
+      // A list in the list: its object is no argument of the call before it (xLAM, at 8× runs).
+      ['xlam', '[{"name":"e","arguments":{"a":"n"}}[{"name": "read_file", "arguments": {}}]]'],
+    ] as const)
       for (const size of [1, 3, text.length]) {
         const events: ParserEvent[] = [];
-        const dialect = text.startsWith('[') ? 'mistral' : 'granite';
         const parser = createParser({ dialect, onEvent: (e) => events.push(e) });
         for (let i = 0; i < text.length; i += size) parser.feed(text.slice(i, i + size));
         parser.end();
         const ends = events.flatMap((e) => (e.type === 'tool-end' ? [e.call.arguments] : []));
-        expect(ends).toEqual([{ a: 'n' }]);
+        expect(ends, text).toEqual([{ a: 'n' }]);
+        // Nothing streamed but the call's own argument.
+        const streamed = events.flatMap((e) => (e.type === 'argument-delta' ? [e.path.names] : []));
+        expect(new Set(streamed.map((names) => names.join('.'))), text).toEqual(new Set(['a']));
         expect(
           events.filter((e) => e.type === 'error').map((e) => e.type === 'error' && e.code),
         ).toEqual(['invalid-json']);

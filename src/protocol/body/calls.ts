@@ -167,8 +167,12 @@ export class CallBuilder implements ValueEvents {
       return;
     }
     if (this.#callDepth === 0) this.#callDepth = kind === Container.Array ? 2 : 1;
-    if (depth === this.#callDepth && kind !== Container.Array) {
+    if (depth === this.#callDepth) {
+      // A new item: the call before it is over, whatever the item is.
       this.#endPending();
+      // A list in the list is no call (its value fails the block): nothing in it is the
+      // arguments of the call before it.
+      if (kind === Container.Array) return;
       this.#begin(kind === Container.Call ? name : '', at);
       // A Python call's keywords are its arguments.
       if (kind === Container.Call) this.#argumentsDepth = depth;
