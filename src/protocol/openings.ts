@@ -48,12 +48,10 @@ export class OpeningTable {
   /** The first character of every opening: a line starting with one is looked at. */
   readonly #firsts: ReadonlySet<number>;
   /**
-   * How the mid-line openings are searched for, one plan per first character, and the plan of
-   * each opening (by its index in `anywhere`): built here, once a table, as a regular
-   * expression per parser made `createParser` of `auto` cost 10 µs.
+   * How the mid-line openings are searched for, one plan per first character: built here,
+   * once a table, as a regular expression per parser made `createParser` of `auto` cost 10 µs.
    */
   readonly scanPlans: readonly ScanPlan[];
-  readonly scanPlanOf: readonly number[];
 
   /** Every opening but those (each begins with its literal). */
   readonly all: readonly BlockReader[];
@@ -75,19 +73,10 @@ export class OpeningTable {
     this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
     this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);
-    const opens = this.anywhere.map((r) => r.open);
-    const byFirst = new Map<string, number>();
-    const plans: ScanPlan[] = [];
-    this.scanPlanOf = opens.map((open) => {
-      let plan = byFirst.get(open[0]);
-      if (plan === undefined) {
-        plan = plans.length;
-        byFirst.set(open[0], plan);
-        plans.push(scanPlan(opens.filter((other) => other[0] === open[0])));
-      }
-      return plan;
-    });
-    this.scanPlans = plans;
+    const firsts = [...new Set(this.anywhere.map((r) => r.open[0]))];
+    this.scanPlans = firsts.map((first) =>
+      scanPlan(this.anywhere.filter((r) => r.open[0] === first)),
+    );
   }
 
   /** Whether an opening begins with this character. */
@@ -125,29 +114,30 @@ const SHARED_SCAN_FROM = 256;
  * passes a prose `<` faster than a search that stops at each.
  */
 interface ScanPlan {
-  /** What every opening of the plan begins with. */
-  prefix: string;
+  /** The openings' readers, in `anywhere` order: the first that opens at a place is taken. */
+  readers: readonly BlockReader[];
+  members: readonly string[];
   /**
-   * Where in `prefix` the search for it starts, and what is searched for (`prefix` from
-   * there): its first character beyond ASCII when it has one (`｜` of `<｜DSML｜`), as a native
-   * search stops at every place its first character stands, and code is full of `<` (the
-   * DSML corpus scanned for `<｜DSML｜`: 2.68 → 0.81 ms).
+   * Where in what the openings all begin with the search for it starts, and what is searched
+   * for (that beginning from there): its first character beyond ASCII when it has one (`｜`
+   * of `<｜DSML｜`), as a native search stops at every place its first character stands, and
+   * code is full of `<` (the DSML corpus scanned for `<｜DSML｜`: 2.68 → 0.81 ms).
    */
   anchor: number;
   searched: string;
-  members: readonly string[];
   /** The openings' alternatives, when they share only their first character. */
   pattern: RegExp | null;
 }
 
-function scanPlan(members: readonly string[]): ScanPlan {
+function scanPlan(readers: readonly BlockReader[]): ScanPlan {
+  const members = readers.map((r) => r.open);
   const prefix = commonPrefix(members);
   const anchor = Math.max(0, prefix.search(/[\u0080-\uffff]/));
   return {
-    prefix,
+    readers,
+    members,
     anchor,
     searched: prefix.slice(anchor),
-    members,
     // Shared by every parser of the table: its `lastIndex` is set before each `exec`. The
     // shared beginning stands outside the alternatives: irregexp then finds a candidate by it
     // before trying any (Hermes' ten openings: a fifth less time scanning prose).
@@ -240,9 +230,8 @@ const regexLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
  * the buffer, so each line does not search to the buffer's end.
  */
 export class OpeningSearch {
-  /** One shared scan per first character, and the openings (in `anywhere` order) of each. */
+  /** One shared scan per plan of the table. */
   readonly #scans: SharedScan[];
-  readonly #readersOf: BlockReader[][];
   /**
    * Where the first place an opening may stand is, after the last search of buffer
    * `#earliestVersion` (infinite when none does): no opening stands before it.
@@ -252,10 +241,6 @@ export class OpeningSearch {
 
   constructor(readonly table: OpeningTable) {
     this.#scans = table.scanPlans.map((plan) => new SharedScan(plan));
-    this.#readersOf = table.scanPlans.map(() => []);
-    table.anywhere.forEach((reader, k) => {
-      this.#readersOf[table.scanPlanOf[k]].push(reader);
-    });
   }
 
   /**
@@ -282,7 +267,7 @@ export class OpeningSearch {
       let at = scan.first(buf, pos, version);
       if (at !== -1 && at < earliest) earliest = at;
       while (at !== -1 && at < end && (found === null || at < found.at)) {
-        const opening = openingAt(buf, at, this.#readersOf[p], final, before);
+        const opening = openingAt(buf, at, this.table.scanPlans[p].readers, final, before);
         if (opening !== null) {
           found = opening;
           break;

@@ -54,15 +54,19 @@ export class StreamedValue {
     }
   }
 
-  #writeNewlines(text: string): void {
-    // Most of a value (a stream's chunk inside it) decides at once: nothing held, no line end.
+  /**
+   * In `newlines` mode: `text` decides at once, as it is (the value has started, nothing is
+   * held, and it does not end in a line end). Most of a value, a stream's chunk inside it, does.
+   */
+  #newlinesAsIs(text: string): boolean {
     const last = text.charCodeAt(text.length - 1);
-    if (
-      this.#started &&
-      this.#held === '' &&
-      last !== Char.Newline &&
-      last !== Char.CarriageReturn
-    ) {
+    return (
+      this.#started && this.#held === '' && last !== Char.Newline && last !== Char.CarriageReturn
+    );
+  }
+
+  #writeNewlines(text: string): void {
+    if (this.#newlinesAsIs(text)) {
       this.#out += text;
       return;
     }
@@ -110,9 +114,8 @@ export class StreamedValue {
     if (this.#out !== '' || this.#held !== '') return false;
     if (this.escaped && (this.#escape !== '' || text.indexOf('\\') !== -1)) return false;
     if (this.mode === 'verbatim') return true;
-    const last = text.charCodeAt(text.length - 1);
     return this.mode === 'newlines'
-      ? this.#started && last !== Char.Newline && last !== Char.CarriageReturn
+      ? this.#newlinesAsIs(text)
       : this.#started && !isTrimmed(text[text.length - 1]);
   }
 
