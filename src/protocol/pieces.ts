@@ -2,18 +2,25 @@
  * Text gathered in pieces (a value or a raw block arriving 4 characters at a time). Keeping
  * every small piece alive until the end makes 200 KB of content 50,000 live strings that the
  * garbage collector copies again and again. Pieces are concatenated into a tail instead, and
- * each 1 KiB of tail is flattened into one block. Measured on 4-char pieces: 15 ns a piece,
- * against 25 ns for an array joined every 256 pieces. Total work stays O(length).
+ * each 1 KiB of tail made of short pieces is flattened into one block. Measured on 4-char
+ * pieces: 15 ns a piece, against 25 ns for an array joined every 256 pieces. A tail of long
+ * pieces (a value read whole, split at its entities) is kept as V8's rope: flattening it
+ * copied every character once more before the final join, and keeping it read the corpus
+ * whole 4–5% faster. Total work stays O(length).
  */
 export interface Pieces {
   blocks: string[];
   tail: string;
+  /** How many pieces the tail was concatenated from. */
+  count: number;
 }
 
 const BLOCK_LENGTH = 1024;
+/** A tail whose pieces average fewer characters than this is flattened. */
+const SHORT_PIECE = 32;
 
 export function createPieces(): Pieces {
-  return { blocks: [], tail: '' };
+  return { blocks: [], tail: '', count: 0 };
 }
 
 export function isEmptyPieces(pieces: Pieces): boolean {
@@ -23,16 +30,19 @@ export function isEmptyPieces(pieces: Pieces): boolean {
 export function clearPieces(pieces: Pieces): void {
   if (pieces.blocks.length > 0) pieces.blocks = [];
   pieces.tail = '';
+  pieces.count = 0;
 }
 
 export function pushPiece(pieces: Pieces, text: string): void {
   pieces.tail += text;
+  pieces.count++;
   if (pieces.tail.length >= BLOCK_LENGTH) {
     // Reading a character flattens V8's rope of concatenations into one flat string, so the
     // small pieces become garbage while they are still young.
-    pieces.tail.charCodeAt(0);
+    if (pieces.tail.length < pieces.count * SHORT_PIECE) pieces.tail.charCodeAt(0);
     pieces.blocks.push(pieces.tail);
     pieces.tail = '';
+    pieces.count = 0;
   }
 }
 
