@@ -216,20 +216,16 @@ export class MarkupReader implements BlockStream {
     // Nothing is pending here (every run flushes its own): the chunk is the event.
     const call = this.#call as OpenCall;
     const value = this.#value;
-    if (value !== null) {
+    const asText = this.#tree.top.kind === FrameKind.String;
+    if (value !== null && !(asText && value.takesAsIs(chunk))) {
       // Owed text goes into the element before any that a value reading decides.
       if (this.#owing) return Streamed.No;
-      if (value.takesAsIs(chunk) && this.#tree.top.kind === FrameKind.String) {
-        this.#lineStart = endsAtLineStart(chunk, 0, chunk.length, this.#lineStart);
-        this.#tree.appendString(chunk);
-        this.#sink.delta(call.id, this.#tree.topPath(), chunk);
-      } else {
-        this.#writeValue(chunk);
-        this.#flushDelta();
-      }
+      this.#writeValue(chunk);
+      this.#flushDelta();
       return Streamed.Kept;
     }
-    if (this.#tree.top.kind !== FrameKind.String) return Streamed.No;
+    if (!asText) return Streamed.No;
+    if (value !== null) this.#lineStart = endsAtLineStart(chunk, 0, chunk.length, this.#lineStart);
     // The element gets the run's text back in one piece before the next run.
     this.#sink.delta(call.id, this.#tree.topPath(), chunk);
     this.#owing = true;
