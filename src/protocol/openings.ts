@@ -120,8 +120,9 @@ interface ScanPlan {
   /**
    * Where in what the openings all begin with the search for it starts, and what is searched
    * for (that beginning from there): its first character beyond ASCII when it has one (`｜`
-   * of `<｜DSML｜`), as a native search stops at every place its first character stands, and
-   * code is full of `<` (the DSML corpus scanned for `<｜DSML｜`: 2.68 → 0.81 ms).
+   * of `<｜DSML｜`), else the one after a leading `<` (`|python_tag|>`), as a native search
+   * stops at every place its first character stands, and code is full of `<` (the corpus
+   * scanned for `<｜DSML｜`: 2.68 → 0.81 ms; for `<|python_tag|>`: 1.74 → 1.03 ms).
    */
   anchor: number;
   searched: string;
@@ -132,7 +133,8 @@ interface ScanPlan {
 function scanPlan(readers: readonly BlockReader[]): ScanPlan {
   const members = readers.map((r) => r.open);
   const prefix = commonPrefix(members);
-  const anchor = Math.max(0, prefix.search(/[\u0080-\uffff]/));
+  const beyondAscii = prefix.search(/[\u0080-\uffff]/);
+  const anchor = beyondAscii !== -1 ? beyondAscii : prefix.length > 2 && prefix[0] === '<' ? 1 : 0;
   return {
     readers,
     members,
