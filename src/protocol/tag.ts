@@ -81,6 +81,19 @@ export function partialSuffixStart(s: string, from: number, literal: string): nu
   return s.length;
 }
 
+/**
+ * Where in `literal` a native search for it is best begun: its first character beyond ASCII
+ * (`｜` of `<｜DSML｜`), else the one after a leading `<` (`|python_tag|>`). A native search
+ * stops at every place its first character stands, and code is full of `<`: one pass over
+ * the 5 MB corpus for `<｜DSML｜` took 2.68 ms, for `｜DSML｜` 0.81; `<|python_tag|>` 1.74
+ * ms, `|python_tag|>` 1.03.
+ */
+export function searchAnchor(literal: string): number {
+  const beyondAscii = literal.search(/[\u0080-\uffff]/);
+  if (beyondAscii !== -1) return beyondAscii;
+  return literal.length > 2 && literal[0] === '<' ? 1 : 0;
+}
+
 /** The longest beginning all of `literals` share ('' when their first characters differ). */
 export function commonPrefix(literals: readonly string[]): string {
   let prefix = literals[0] ?? '';

@@ -2,7 +2,7 @@ import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
-import { commonPrefix, partialSuffixStart, startsWithAt } from '../tag.js';
+import { commonPrefix, partialSuffixStart, searchAnchor, startsWithAt } from '../tag.js';
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
@@ -1019,8 +1019,12 @@ export class StringEnds {
   #text = '';
   #quoteChar = '';
   #specialsOf: readonly string[] = [];
-  /** What the closes all begin with: harmony's four ends are one search for `<|`, not four. */
+  /**
+   * What the closes all begin with, searched for from its `searchAnchor`: harmony's four ends
+   * are one search for `<|`, not four.
+   */
   #specialPrefix = '';
+  #specialAnchor = 0;
   readonly #quote = new Search();
   readonly #backslash = new Search();
   /** The first close at or after `#specialFrom`: a close the text lacks is searched for once. */
@@ -1061,14 +1065,17 @@ export class StringEnds {
     if (!sameLiterals(specials, this.#specialsOf)) {
       this.#specialsOf = specials;
       this.#specialPrefix = commonPrefix(specials);
+      this.#specialAnchor = searchAnchor(this.#specialPrefix);
       this.#specialAt = -1;
     }
     if (this.#specialAt >= i && this.#specialFrom <= i) return this.#specialAt;
     const text = this.#text;
-    const prefix = this.#specialPrefix;
-    let at = indexOrEnd(text, prefix, i);
-    while (at < text.length && !specials.some((special) => text.startsWith(special, at)))
-      at = indexOrEnd(text, prefix, at + 1);
+    const anchor = this.#specialAnchor;
+    const searched = this.#specialPrefix.slice(anchor);
+    let at = indexOrEnd(text, searched, i + anchor) - anchor;
+    while (at < text.length - anchor && !specials.some((special) => text.startsWith(special, at)))
+      at = indexOrEnd(text, searched, at + 1 + anchor) - anchor;
+    if (at >= text.length - anchor) at = text.length;
     this.#specialFrom = i;
     this.#specialAt = at;
     return at;
