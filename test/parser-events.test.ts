@@ -137,12 +137,30 @@ describe('hold-back: text is released as soon as it cannot start a construct', (
       maxHold: 1000,
     });
     expect(auto[0]).toEqual([]);
-    expect(auto[2]).toEqual([
-      { type: 'text', text: 'The answer' },
-      { type: 'text', text: ' is 42.' },
-    ]);
+    expect(auto[1]).toEqual([]);
+    // Decided at the end: the held text goes out as one event, as whole input gives it.
+    expect(auto[2]).toEqual([{ type: 'text', text: 'The answer is 42.' }]);
     const never = eventsPerChunk(['The answer', ' is 42.'], { prefilledThinking: 'never' });
     expect(never[0]).toEqual([{ type: 'text', text: 'The answer' }]);
+  });
+
+  it("in 'auto' mode the events held with the start's text keep their place in it", () => {
+    // A bracket thinking block does not decide the start: its events wait with the text.
+    const steps = eventsPerChunk(['Intro', '.\n[plan', ' it]\nAfter', ' that.'], {
+      prefilledThinking: 'auto',
+    });
+    expect(steps.slice(0, 4).flat()).toEqual([]);
+    expect(
+      steps[4].map((e) =>
+        e.type === 'text' || e.type === 'thinking-delta' ? `${e.type}:${e.text}` : e.type,
+      ),
+    ).toEqual([
+      'text:Intro.\n',
+      'thinking-start',
+      'thinking-delta:plan it',
+      'thinking-end',
+      'text:\nAfter that.',
+    ]);
   });
 
   it("in 'auto' mode a call settles it at once: no pre-filled thinking before a call", () => {

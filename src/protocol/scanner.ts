@@ -758,8 +758,8 @@ export class Scanner implements Parser {
         // Without a `<` the chunk cannot hold (the start of) a `</think>`.
         if (chunk.indexOf('<') !== -1) return false;
         prefilled.keep(chunk);
-      }
-      this.#emit({ type: 'text', text: chunk });
+        prefilled.text(chunk);
+      } else this.#onEvent({ type: 'text', text: chunk });
       this.#state = lineStart ? Top.LineStart : Top.MidLine;
       if (prefilled.undecided && this.#offset + this.#buf.length + chunk.length > this.#maxHold)
         prefilled.decideNot();
