@@ -70,7 +70,11 @@ function needMore(tag: Tag, final: boolean): Tag {
 export function startsWithAt(s: string, at: number, literal: string): boolean | null {
   const available = s.length - at;
   if (available >= literal.length) return s.startsWith(literal, at);
-  return literal.startsWith(s.slice(at)) ? null : false;
+  // By character, not `literal.startsWith(s.slice(at))`: a chunk's end is asked about often
+  // (every `<` near it, once per close), and each slice was a new string.
+  for (let k = 0; k < available; k++)
+    if (s.charCodeAt(at + k) !== literal.charCodeAt(k)) return false;
+  return null;
 }
 
 /** Where a partial `literal` begins at the end of `s` (at or after `from`), else `s.length`. */
