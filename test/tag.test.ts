@@ -3,7 +3,12 @@
 // text goes out at once rather than after the rest of the literal's length has arrived).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { partialSuffixStart, searchAnchor, startsWithAt } from '../src/protocol/tag.js';
+import {
+  LiteralsSearch,
+  partialSuffixStart,
+  searchAnchor,
+  startsWithAt,
+} from '../src/protocol/tag.js';
 
 describe('startsWithAt', () => {
   it('is true for the whole literal, null for a beginning cut by the end, false otherwise', () => {
@@ -52,5 +57,42 @@ describe('searchAnchor', () => {
     expect(searchAnchor('<｜DSML｜')).toBe(1);
     expect(searchAnchor('[TOOL_CALLS]')).toBe(0);
     expect(searchAnchor('<|')).toBe(0);
+  });
+});
+
+describe('LiteralsSearch', () => {
+  it('finds the first place any literal stands, as searching for each would', () => {
+    const closes = new LiteralsSearch(['<|call|>', '<|end|>', '<|return|>']);
+    const text = 'a <| b <|x <|end|> c <|call|>';
+    expect(closes.first(text, 0)).toBe(text.indexOf('<|end|>'));
+    expect(closes.first(text, text.indexOf('<|end|>') + 1)).toBe(text.indexOf('<|call|>'));
+    expect(closes.first(text, text.length)).toBe(-1);
+    const dsml = new LiteralsSearch(['<｜DSML｜x', '<｜DSML｜y']);
+    expect(dsml.first('<｜DSML｜z <｜DSML｜y', 0)).toBe(9);
+  });
+
+  it("with no common beginning, checks every place and ends at the text's end", () => {
+    const mixed = new LiteralsSearch(['</tool>', '[END]']);
+    expect(mixed.first('abc [END] </tool>', 0)).toBe(4);
+    expect(mixed.first('abc', 0)).toBe(-1);
+    expect(mixed.first('', 0)).toBe(-1);
+  });
+
+  it('agrees with the earliest indexOf of each literal', () => {
+    const alphabet = fc.constantFrom('<', '|', 'a', 'b', '>', '｜');
+    const word = fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 30 }).map((cs) => cs.join('')),
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        fc.nat(30),
+        (text, literals, from0) => {
+          const from = Math.min(from0, text.length);
+          const each = literals.map((l) => text.indexOf(l, from)).filter((at) => at !== -1);
+          const expected = each.length === 0 ? -1 : Math.min(...each);
+          expect(new LiteralsSearch(literals).first(text, from)).toBe(expected);
+        },
+      ),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { isWordChar } from './chars.js';
 import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
-import { commonPrefix, searchAnchor } from './tag.js';
+import { commonPrefix, LiteralsSearch } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
@@ -117,25 +117,19 @@ interface ScanPlan {
   /** The openings' readers, in `anywhere` order: the first that opens at a place is taken. */
   readers: readonly BlockReader[];
   members: readonly string[];
-  /**
-   * Where in what the openings all begin with the search for it starts (its `searchAnchor`),
-   * and what is searched for: that beginning from there.
-   */
-  anchor: number;
-  searched: string;
   /** The openings' alternatives, when they share only their first character. */
   pattern: RegExp | null;
+  /** Else the search by what they all begin with. */
+  literals: LiteralsSearch;
 }
 
 function scanPlan(readers: readonly BlockReader[]): ScanPlan {
   const members = readers.map((r) => r.open);
   const prefix = commonPrefix(members);
-  const anchor = searchAnchor(prefix);
   return {
     readers,
     members,
-    anchor,
-    searched: prefix.slice(anchor),
+    literals: new LiteralsSearch(members),
     // Shared by every parser of the table: its `lastIndex` is set before each `exec`. The
     // shared beginning stands outside the alternatives: irregexp then finds a candidate by it
     // before trying any (Hermes' ten openings: a fifth less time scanning prose).
@@ -206,17 +200,10 @@ class SharedScan {
 
   /** Where one of the openings first stands in `buf` at or after `from`, or -1. */
   #search(buf: string, from: number): number {
-    const { pattern, anchor, searched, members } = this.#plan;
-    if (pattern !== null) {
-      pattern.lastIndex = from;
-      return pattern.exec(buf)?.index ?? -1;
-    }
-    for (let at = buf.indexOf(searched, from + anchor); at !== -1; ) {
-      const j = at - anchor;
-      if (members.some((open) => buf.startsWith(open, j))) return j;
-      at = buf.indexOf(searched, at + 1);
-    }
-    return -1;
+    const pattern = this.#plan.pattern;
+    if (pattern === null) return this.#plan.literals.first(buf, from);
+    pattern.lastIndex = from;
+    return pattern.exec(buf)?.index ?? -1;
   }
 }
 

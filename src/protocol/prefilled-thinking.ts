@@ -12,7 +12,7 @@ import { clearPieces, createPieces, isEmptyPieces, joinPieces, pushPiece } from 
  * when the start is decided (the folded events are the same; see docs/protocol.md), and the
  * held chunks are gathered as pieces. An event object and a chunk kept per 4-character
  * chunk, all alive until the decision, made prose in 4-character chunks cost 46 ns a chunk
- * while undecided against 17 ns after.
+ * while undecided (38.5 since), against 17 ns with `'never'`.
  */
 export class PrefilledStart {
   /** The start is held, not yet decided. */
@@ -47,7 +47,7 @@ export class PrefilledStart {
     if (this.undecided) pushPiece(this.#chunks, chunk);
   }
 
-  /** No pre-filled thinking: what was held goes out as it was read. */
+  /** No pre-filled thinking: what was held goes out in order, its text as one event. */
   decideNot(): void {
     if (!this.undecided) return;
     this.undecided = false;

@@ -98,6 +98,37 @@ export function searchAnchor(literal: string): number {
   return literal.length > 2 && literal[0] === '<' ? 1 : 0;
 }
 
+/**
+ * The first place one of `literals` stands: found by what they all begin with, searched for
+ * natively from its `searchAnchor`, each place it stands checked against every literal (one
+ * pass over the text for all of them, not one each).
+ */
+export class LiteralsSearch {
+  readonly #literals: readonly string[];
+  readonly #anchor: number;
+  readonly #searched: string;
+
+  constructor(literals: readonly string[]) {
+    const prefix = commonPrefix(literals);
+    this.#literals = literals;
+    this.#anchor = searchAnchor(prefix);
+    this.#searched = prefix.slice(this.#anchor);
+  }
+
+  /** Where one of the literals first stands in `text` at or after `from`, or -1. */
+  first(text: string, from: number): number {
+    const anchor = this.#anchor;
+    const searched = this.#searched;
+    // `indexOf('')` answers every place up to the end, and no literal starts there.
+    for (let at = text.indexOf(searched, from + anchor); at !== -1 && at < text.length; ) {
+      const j = at - anchor;
+      if (this.#literals.some((literal) => text.startsWith(literal, j))) return j;
+      at = text.indexOf(searched, at + 1);
+    }
+    return -1;
+  }
+}
+
 /** The longest beginning all of `literals` share ('' when their first characters differ). */
 export function commonPrefix(literals: readonly string[]): string {
   let prefix = literals[0] ?? '';

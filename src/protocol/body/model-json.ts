@@ -2,7 +2,7 @@ import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
-import { commonPrefix, partialSuffixStart, searchAnchor, startsWithAt } from '../tag.js';
+import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from '../tag.js';
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
@@ -1019,12 +1019,8 @@ export class StringEnds {
   #text = '';
   #quoteChar = '';
   #specialsOf: readonly string[] = [];
-  /**
-   * What the closes all begin with, searched for from its `searchAnchor`: harmony's four ends
-   * are one search for `<|`, not four.
-   */
-  #specialPrefix = '';
-  #specialAnchor = 0;
+  /** The search for those closes: harmony's four ends are one search for `<|`, not four. */
+  #specials = new LiteralsSearch([]);
   readonly #quote = new Search();
   readonly #backslash = new Search();
   /** The first close at or after `#specialFrom`: a close the text lacks is searched for once. */
@@ -1064,18 +1060,12 @@ export class StringEnds {
   special(specials: readonly string[], i: number): number {
     if (!sameLiterals(specials, this.#specialsOf)) {
       this.#specialsOf = specials;
-      this.#specialPrefix = commonPrefix(specials);
-      this.#specialAnchor = searchAnchor(this.#specialPrefix);
+      this.#specials = new LiteralsSearch(specials);
       this.#specialAt = -1;
     }
     if (this.#specialAt >= i && this.#specialFrom <= i) return this.#specialAt;
-    const text = this.#text;
-    const anchor = this.#specialAnchor;
-    const searched = this.#specialPrefix.slice(anchor);
-    let at = indexOrEnd(text, searched, i + anchor) - anchor;
-    while (at < text.length - anchor && !specials.some((special) => text.startsWith(special, at)))
-      at = indexOrEnd(text, searched, at + 1 + anchor) - anchor;
-    if (at >= text.length - anchor) at = text.length;
+    const found = this.#specials.first(this.#text, i);
+    const at = found === -1 ? this.#text.length : found;
     this.#specialFrom = i;
     this.#specialAt = at;
     return at;
