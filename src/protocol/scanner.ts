@@ -139,7 +139,11 @@ export class Scanner implements Parser {
       limits: { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
       maxCallBytes: this.#maxCallBytes,
       nextId: () => this.#generateId(this.#callCount++),
-      emit: this.#emit,
+      // A block opens only once the start is decided (#beginBlock decides it first), so a
+      // call's events never need holding. Straight to the consumer, the call site sees one
+      // function: V8 can inline it, and drop an event object the consumer does not keep
+      // (through #emit, which may also queue the event, every delta was allocated).
+      emit: this.#onEvent,
     });
   }
 
