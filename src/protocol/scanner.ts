@@ -276,8 +276,12 @@ export class Scanner implements Parser {
   // --- Text and thinking. ---
 
   #flushText(end: number): void {
-    if (this.#textStart !== -1 && end > this.#textStart)
-      this.#emit({ type: 'text', text: this.#buf.slice(this.#textStart, end) });
+    if (this.#textStart !== -1 && end > this.#textStart) {
+      const offset = this.#offset;
+      if (this.#prefilledStart.undecided)
+        this.#prefilledStart.textAt(offset + this.#textStart, offset + end);
+      else this.#onEvent({ type: 'text', text: this.#buf.slice(this.#textStart, end) });
+    }
     this.#textStart = -1;
   }
 
@@ -761,8 +765,9 @@ export class Scanner implements Parser {
       if (prefilled.undecided) {
         // Without a `<` the chunk cannot hold (the start of) a `</think>`.
         if (chunk.indexOf('<') !== -1) return false;
+        const at = this.#offset + this.#pos;
         prefilled.keep(chunk);
-        prefilled.text(chunk);
+        prefilled.textAt(at, at + chunk.length);
       } else this.#onEvent({ type: 'text', text: chunk });
       this.#state = lineStart ? Top.LineStart : Top.MidLine;
       if (prefilled.undecided && this.#offset + this.#buf.length + chunk.length > this.#maxHold)
