@@ -29,9 +29,21 @@ describe('pieces', () => {
     );
   });
 
+  it('joins blocks of short pieces, flattened, and long ones, kept, in order', () => {
+    // Past several blocks (4 KiB each): 4-char pieces, then long ones, then short again.
+    const texts: string[] = [];
+    for (let i = 0; i < 3000; i++) texts.push(String(i % 10).repeat(4));
+    for (let i = 0; i < 5; i++) texts.push(String.fromCharCode(97 + i).repeat(3000));
+    for (let i = 0; i < 1500; i++) texts.push('ab');
+    const pieces = createPieces();
+    for (const text of texts) pushPiece(pieces, text);
+    expect(joinPieces(pieces)).toBe(texts.join(''));
+  });
+
   it('starts over empty when cleared, after short and long pieces alike', () => {
     const pieces = createPieces();
-    for (let i = 0; i < 300; i++) pushPiece(pieces, 'abcd');
+    // Past a block (4 KiB) of short pieces: the flattened block is dropped too.
+    for (let i = 0; i < 1200; i++) pushPiece(pieces, 'abcd');
     pushPiece(pieces, 'x'.repeat(3000));
     clearPieces(pieces);
     expect(isEmptyPieces(pieces)).toBe(true);
