@@ -213,8 +213,16 @@ export class MarkupReader implements BlockStream {
       if (chunk.charCodeAt(chunk.length - 1) === Char.CloseBracket || chunk.indexOf(']]>') !== -1)
         return Streamed.No;
     } else if (this.#state !== State.Value || !this.#plainInValue(chunk)) return Streamed.No;
-    // Nothing is pending here (every run flushes its own): the chunk is the event.
-    const call = this.#call as OpenCall;
+    // A string's text as it is (XML's values, CDATA): the common case, kept short so that V8
+    // inlines it into the scanner's fast path with what it calls.
+    if (this.#value !== null || this.#tree.top.kind !== FrameKind.String)
+      return this.#streamReadValue(chunk);
+    this.#owe(chunk);
+    return Streamed.Owed;
+  }
+
+  /** `streamValue` for a literal form's value, read as it streams (`StreamedValue`). */
+  #streamReadValue(chunk: string): Streamed {
     const value = this.#value;
     const asText = this.#tree.top.kind === FrameKind.String;
     if (value !== null && !(asText && value.takesAsIs(chunk))) {
@@ -226,10 +234,17 @@ export class MarkupReader implements BlockStream {
     }
     if (!asText) return Streamed.No;
     if (value !== null) this.#lineStart = endsAtLineStart(chunk, 0, chunk.length, this.#lineStart);
-    // The element gets the run's text back in one piece before the next run.
-    this.#sink.delta(call.id, this.#tree.topPath(), chunk);
-    this.#owing = true;
+    this.#owe(chunk);
     return Streamed.Owed;
+  }
+
+  /**
+   * The chunk is the delta (nothing is pending here: every run flushes its own); the element
+   * gets the run's text back in one piece before the next run.
+   */
+  #owe(chunk: string): void {
+    this.#sink.delta((this.#call as OpenCall).id, this.#tree.topPath(), chunk);
+    this.#owing = true;
   }
 
   takeOwed(text: string): void {
