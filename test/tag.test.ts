@@ -56,7 +56,10 @@ describe('searchAnchor', () => {
     expect(searchAnchor('<|python_tag|>')).toBe(1);
     expect(searchAnchor('<｜DSML｜')).toBe(1);
     expect(searchAnchor('[TOOL_CALLS]')).toBe(0);
-    expect(searchAnchor('<|')).toBe(0);
+    expect(searchAnchor('<|')).toBe(1);
+    // A lone letter after the `<` would be a search that stops at every word.
+    expect(searchAnchor('<a')).toBe(0);
+    expect(searchAnchor('<')).toBe(0);
   });
 });
 
