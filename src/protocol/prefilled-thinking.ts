@@ -63,14 +63,14 @@ export class PrefilledStart {
     const input = events.some(Array.isArray) ? joinPieces(this.#chunks) : '';
     clearPieces(this.#chunks);
     for (const event of events) {
-      if (!Array.isArray(event)) this.onEvent(event);
-      else if (event.length === 2)
-        this.onEvent({ type: 'text', text: input.slice(event[0], event[1]) });
-      else {
-        let text = '';
-        for (let k = 0; k < event.length; k += 2) text += input.slice(event[k], event[k + 1]);
-        this.onEvent({ type: 'text', text });
+      if (!Array.isArray(event)) {
+        this.onEvent(event);
+        continue;
       }
+      // Usually one range: `'' + text` is `text` itself, no copy.
+      let text = '';
+      for (let k = 0; k < event.length; k += 2) text += input.slice(event[k], event[k + 1]);
+      this.onEvent({ type: 'text', text });
     }
   }
 
