@@ -83,6 +83,7 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
         "{'name': 'q', 'arguments': {'text': 'it\\'s'}}",
         '{name: "q", arguments: {text: "x",},}',
         '{"a": "line one\nline two", /* c */ "b": [1, 2,]',
+        '{"a": "x\\"y\nz", "b": "\\t", "c": "short\nline"}',
         '{"s": "\\ud83d\\ude00 \\u00e9 😀", "n": 12345678901234567890, "e": 1e999}',
         '{"a": 1 "b": 2}',
         '{"a": [1, {"b": 2]',
@@ -123,6 +124,27 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
       if (value === null) continue;
       expect(read.ok && read.value, text).toEqual(value);
       expect(read.ok && read.warnings.map((w) => w.code), text).toEqual(['repaired-json']);
+    }
+  });
+
+  it('tells a raw newline where it stands, in a string with escapes, short or long', () => {
+    // An escaped string's raw newline is found by JSON.parse failing; an unescaped string's by
+    // looking (short) or by the kept search (long). All three tell it at the newline itself.
+    const long = 'a'.repeat(40);
+    for (const text of [
+      '{"a": "x\\"y\nz", "b": "\\t"}',
+      '{"a": "\\u00e9", "b": "short\nline"}',
+      `{"a": "${long}\n${long}", "b": "x\\ny"}`,
+    ]) {
+      const read = readModelValue(text);
+      expect(read.ok && read.warnings.map((w) => [w.code, w.at]), text).toEqual([
+        ['repaired-json', text.indexOf('\n')],
+      ]);
+      expect(read.ok && read.value, text).toEqual(
+        JSON.parse(text.replaceAll('\n', '\\n')) as unknown,
+      );
+      // A string after it is read as it would be had none stood before it.
+      expect(readChunks([text])).toEqual(readChunks(splitAt(text, [text.length - 3])));
     }
   });
 
