@@ -1,6 +1,7 @@
 import { JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
+import { sharedName } from '../names.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from '../tag.js';
 
@@ -891,7 +892,9 @@ export class ModelJsonReader {
   /** Whether a newline stood between the last value and what follows it (Python's calls). */
   #newlineAfter = false;
 
-  #setKey(key: string, at: number): void {
+  #setKey(written: string, at: number): void {
+    // The property key the value is stored under (see names.ts).
+    const key = sharedName(written);
     const frame = this.#top();
     frame.key = key;
     frame.afterComma = false;

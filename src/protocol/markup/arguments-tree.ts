@@ -1,4 +1,5 @@
 import type { ArgumentPath, JsonValue, ToolArguments } from '../events.js';
+import { sharedName } from '../names.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 
 /**
@@ -169,7 +170,9 @@ export class ArgumentsTree {
    * holds (a parameter of a dialect whose values are never elements). Says whether the name
    * came before in the same parent.
    */
-  open(name: string, asText = false): Repeat {
+  open(written: string, asText = false): Repeat {
+    // The frame's name is the property key its value is stored under.
+    const name = sharedName(written);
     const stack = this.#stack;
     const parent = stack[stack.length - 1];
     if (parent.kind !== FrameKind.Object) toObject(parent);
