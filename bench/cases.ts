@@ -20,7 +20,7 @@ import {
   toolResult,
   user,
 } from 'tagcall';
-import { type Corpus, generateCorpus, generateMessage } from './corpus.js';
+import { type Corpus, generateCorpus, generateMessage, generateOneToolReplies } from './corpus.js';
 import { median, now, percentile, splitEvery, timeMedian, timeOnce, utf8Bytes } from './measure.js';
 import * as peers from './peers.js';
 
@@ -64,7 +64,8 @@ export interface ThroughputCase {
     | 'full corpus'
     | 'tool blocks only'
     | 'first 100 KB'
-    | 'full corpus, its calls in the dialect';
+    | 'full corpus, its calls in the dialect'
+    | 'one tool, called in every reply';
   /** Characters per chunk, 0 for the whole text at once. */
   chunk: number;
   /** Prepares the input (outside the timing) and returns the work, which counts calls found. */
@@ -101,6 +102,24 @@ const onCorpus = (
 const onBlocks = (name: string, chunk: number, run: (chunks: string[][]) => number) =>
   chunkedCase(name, 'tool blocks only', chunk, run);
 
+/** Replies that each call the one tool an agent has (generateOneToolReplies), not the corpus. */
+const onOneTool = (
+  name: string,
+  chunk: number,
+  run: (chunks: string[][]) => number,
+): ThroughputCase => ({
+  name,
+  input: 'one tool, called in every reply',
+  chunk,
+  prepare() {
+    const replies = generateOneToolReplies(ONE_TOOL_BYTES);
+    const chunks = chunked(replies.messages, chunk);
+    return { bytes: utf8Bytes(replies.messages), expected: replies.calls, work: () => run(chunks) };
+  },
+});
+
+const ONE_TOOL_BYTES = 1_000_000;
+
 export const CASES: ThroughputCase[] = [
   {
     name: 'tagcall `parse` (folded result)',
@@ -123,6 +142,10 @@ export const CASES: ThroughputCase[] = [
   onCorpus('htmlparser2 (xmlMode)', 0, peers.htmlparser2),
   onCorpus('htmlparser2 (xmlMode)', 4, peers.htmlparser2),
   onCorpus('htmlparser2 (xmlMode)', 64, peers.htmlparser2),
+  onOneTool('tagcall `feed` (events)', 0, tagcallFeed),
+  onOneTool('tagcall `feed` (events)', 4, tagcallFeed),
+  onOneTool('htmlparser2 (xmlMode)', 0, peers.htmlparser2),
+  onOneTool('htmlparser2 (xmlMode)', 4, peers.htmlparser2),
   {
     name: 'fast-xml-parser per block',
     input: 'tool blocks only',

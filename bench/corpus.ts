@@ -139,3 +139,32 @@ export function generateMessage(bytes: number, seed = 7): string {
   const last = text.lastIndexOf('<tool>');
   return last !== -1 && text.indexOf('</tool>', last) === -1 ? text.slice(0, last) : text;
 }
+
+const SHELL = [
+  'ls -la src',
+  'grep -rn "TODO" src | head -20',
+  'npm test 2>&1 | tail -5',
+  'cat package.json',
+  'sed -n 10,40p src/parser.ts',
+  'git diff --stat && git status',
+  'find . -name "*.ts" -newer dist/index.js',
+  'node -e "console.log(1 < 2 && 3 > 2)"',
+];
+
+/**
+ * Replies of an agent with one tool of one argument (a shell, as SWE-bench agents have): a
+ * short line, then `bash` with its `command`, in every reply. Every call stores the same
+ * argument name: the shape where a name read fresh from each call cost the most (names.ts).
+ */
+export function generateOneToolReplies(targetBytes: number, seed = 5): Corpus {
+  const rnd = seededRandom(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
+  const messages: string[] = [];
+  const toolBlocks: string[] = [];
+  for (let total = 0; total < targetBytes; total += messages[messages.length - 1].length) {
+    const block = `<tool>\n<server_name>local</server_name>\n<tool_name>bash</tool_name>\n<arguments>\n  <command><![CDATA[${pick(SHELL)}]]></command>\n</arguments>\n</tool>`;
+    toolBlocks.push(block);
+    messages.push(`Next I ${pick(WORDS)} the ${pick(WORDS)}.\n\n${block}`);
+  }
+  return { messages, toolBlocks, calls: toolBlocks.length };
+}
