@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  isTagFor,
   LiteralsSearch,
   partialSuffixStart,
   searchAnchor,
@@ -48,6 +49,27 @@ describe('partialSuffixStart', () => {
     expect(partialSuffixStart('text </to', 0, '</tool>')).toBe(5);
     expect(partialSuffixStart('text </x', 0, '</tool>')).toBe(8);
     expect(partialSuffixStart('text <', 0, '</tool>')).toBe(5);
+  });
+});
+
+describe('isTagFor', () => {
+  it('says what comparing with the written tag says, without writing it', () => {
+    const names = fc.constantFrom('tool', 'too', 'tool_call', '|tool|', '', '/tool', 'toolx');
+    const literals = fc.oneof(
+      fc.constantFrom('<tool>', '</tool>', '<tool_call>', '</tool_call>', '<|tool|>', '<>', '</>'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(literals, names, fc.boolean(), (literal, name, close) => {
+        expect(isTagFor(literal, name, close)).toBe(
+          literal === (close ? `</${name}>` : `<${name}>`),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+    expect(isTagFor('</tool>', 'tool', true)).toBe(true);
+    expect(isTagFor('<tool>', 'tool', false)).toBe(true);
+    expect(isTagFor('<tool>', 'tool', true)).toBe(false);
   });
 });
 

@@ -61,6 +61,21 @@ export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
   return tag;
 }
 
+/**
+ * Whether `literal` is the tag `<name>` (`</name>` when `close`), told without writing the tag:
+ * a template string per tag read was a new string each time, four a call.
+ */
+export function isTagFor(literal: string, name: string, close: boolean): boolean {
+  const nameAt = close ? 2 : 1;
+  return (
+    literal.length === name.length + nameAt + 1 &&
+    literal.charCodeAt(0) === Char.Lt &&
+    (!close || literal.charCodeAt(1) === Char.Slash) &&
+    literal.charCodeAt(literal.length - 1) === Char.Gt &&
+    literal.startsWith(name, nameAt)
+  );
+}
+
 function needMore(tag: Tag, final: boolean): Tag {
   tag.kind = final ? TagKind.None : TagKind.NeedMore;
   return tag;

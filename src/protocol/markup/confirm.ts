@@ -1,6 +1,6 @@
 import { isLineEnd, isSpaceOrTab } from '../chars.js';
 import { skipBlanks } from '../dialects/block.js';
-import { readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
+import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ArgumentsTree } from './arguments-tree.js';
 import type { MarkupForm } from './form.js';
 
@@ -64,7 +64,7 @@ export function confirmsValueClose(
     if (next.kind === TagKind.NeedMore) return null;
     if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return true;
     if (next.kind !== TagKind.Close) return false;
-    if (`</${next.name}>` === form.call.close)
+    if (isTagFor(form.call.close, next.name, true))
       return confirmsCallClose(s, j + next.length, final, form, false);
     return next.name === form.container || tree.depthOf(next.name, depth) > 0;
   }

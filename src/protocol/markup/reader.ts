@@ -19,7 +19,7 @@ import type {
 import { readJsonCall } from '../json-call.js';
 import { JsonFormBody, JsonFormEnd } from '../json-form.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
-import { readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
+import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import { ArgumentsTree, FrameKind, Repeat } from './arguments-tree.js';
 import {
   afterBlanks,
@@ -559,13 +559,13 @@ export class MarkupReader implements BlockStream {
         this.#endArguments(at);
         return lt + tag.length;
       }
-      if (`</${tag.name}>` !== form.call.close)
+      if (!isTagFor(form.call.close, tag.name, true))
         this.#warn('mismatched-close-tag', `</${tag.name}> read as ${form.call.close}`, at);
       this.#closeCall(at + tag.length);
       return lt + tag.length;
     }
     const empty = tag.kind === TagKind.Empty;
-    if (`<${tag.name}>` === form.call.start && form.call.reopenFails) {
+    if (form.call.reopenFails && isTagFor(form.call.start, tag.name, false)) {
       this.#failReopened();
       return lt;
     }
@@ -872,7 +872,7 @@ export class MarkupReader implements BlockStream {
       this.#state = this.#valueState();
       return end;
     }
-    if (`</${tag.name}>` === form.call.close) {
+    if (isTagFor(form.call.close, tag.name, true)) {
       if (this.#containerOpen)
         this.#warn(
           'unclosed-element',
@@ -979,7 +979,7 @@ export class MarkupReader implements BlockStream {
     let depth = tree.depthOf(tag.name);
     if (depth < 0 && tag.name === form.container) depth = 0;
     if (depth < 0) {
-      if (`</${tag.name}>` !== form.call.close) return TEXT;
+      if (!isTagFor(form.call.close, tag.name, true)) return TEXT;
       const confirmed = confirmsCallClose(s, end, final, form, true);
       if (confirmed === null) return this.#valueWait(from, lt);
       if (!confirmed) return TEXT;
