@@ -304,7 +304,8 @@ export class CallAssembler implements BlockSink {
   #clear(): void {
     this.#stream = null;
     clearPieces(this.#owed);
-    this.#open.clear();
+    // Not when empty: clearing makes a new table even then (see bracket-matcher.ts).
+    if (this.#open.size > 0) this.#open.clear();
     this.#raw = createPieces();
     this.#buf = '';
   }
