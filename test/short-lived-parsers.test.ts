@@ -26,3 +26,22 @@ describe('parsers made and dropped per reply', () => {
     expect(youngGarbage(kind, reply)).toBeLessThan(8);
   });
 });
+
+/**
+ * What every parser shares (argument names, tags read before: names.ts, tag.ts) is kept
+ * across replies. A slice of a reply is a view of all of it: kept as it is, a 30-character
+ * name kept a whole 16 MiB reply alive.
+ */
+describe('what parsers share across replies', () => {
+  const retained = (dialect: string, mode: string) =>
+    Number(gcChildOutput('./retained-by-names.ts', [dialect, mode]));
+
+  it.each([
+    ['tagcall', 'whole'],
+    ['tagcall', 'chunks'],
+    ['hermes', 'whole'],
+    ['hermes', 'chunks'],
+  ])('%s, %s: eight 16 MiB replies with long names leave none of them held', (dialect, mode) => {
+    expect(retained(dialect, mode)).toBeLessThan(4);
+  });
+});
