@@ -7,8 +7,11 @@ import {
   isTagFor,
   LiteralsSearch,
   partialSuffixStart,
+  readTag,
   searchAnchor,
   startsWithAt,
+  type Tag,
+  TagKind,
 } from '../src/protocol/tag.js';
 
 describe('startsWithAt', () => {
@@ -49,6 +52,61 @@ describe('partialSuffixStart', () => {
     expect(partialSuffixStart('text </to', 0, '</tool>')).toBe(5);
     expect(partialSuffixStart('text </x', 0, '</tool>')).toBe(8);
     expect(partialSuffixStart('text <', 0, '</tool>')).toBe(5);
+  });
+});
+
+/** What `readTag` reads at `at` of a whole text, by its grammar written as a pattern. */
+function tagByGrammar(text: string, at: number): Omit<Tag, 'length'> & { length?: number } {
+  const match = /^<(\/?)([A-Za-z_:\u0080-\uffff][\w:.\-\u0080-\uffff]{0,254})[ \t]*(\/?)>/.exec(
+    text.slice(at),
+  );
+  if (match === null || (match[1] === '/' && match[3] === '/'))
+    return { kind: TagKind.None, name: '' };
+  const kind = match[1] === '/' ? TagKind.Close : match[3] === '/' ? TagKind.Empty : TagKind.Open;
+  return { kind, name: match[2], length: match[0].length };
+}
+
+describe('readTag', () => {
+  it('reads what the grammar says, whatever it read before (tags read before are kept)', () => {
+    // Few pieces, so texts repeat tags, share their first characters (`<tool>`, `<tool_name>`)
+    // and cut them short.
+    const pieces = fc.constantFrom(
+      '<',
+      '</',
+      '>',
+      '/>',
+      'tool',
+      '_name',
+      'a',
+      ' ',
+      '\t',
+      'é',
+      '-',
+      '<tool>',
+      '</tool_name>',
+      'x y',
+    );
+    const texts = fc.array(
+      fc.array(pieces, { maxLength: 8 }).map((p) => p.join('')),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(texts, (list) => {
+        const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+        for (const text of list) {
+          for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
+            const read = readTag(text, at, true, tag);
+            const expected = tagByGrammar(text, at);
+            expect(read.kind, `${JSON.stringify(text)} at ${at}`).toBe(expected.kind);
+            if (expected.kind !== TagKind.None) {
+              expect(read.name).toBe(expected.name);
+              expect(read.length).toBe(expected.length);
+            }
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { Char, isNameChar, isNameStart, isSpaceOrTab, isWordChar } from './chars.js';
+import { detached } from './names.js';
 
 /** Longest element name read as a tag; anything longer is text. */
 export const MAX_NAME_LENGTH = 256;
@@ -28,6 +29,16 @@ export interface Tag {
  * the hot path).
  */
 export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
+  const slot = knownSlot(s, at);
+  if (slot !== -1) {
+    const known = knownTag(s, at, slot);
+    if (known !== undefined) {
+      tag.kind = known.kind;
+      tag.name = known.name;
+      tag.length = known.literal.length;
+      return tag;
+    }
+  }
   tag.kind = TagKind.None;
   let i = at + 1;
   const n = s.length;
@@ -58,7 +69,47 @@ export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
   tag.kind = close ? TagKind.Close : empty ? TagKind.Empty : TagKind.Open;
   tag.name = s.slice(nameStart, nameEnd);
   tag.length = i + 1 - at;
+  if (slot !== -1 && tag.length <= MAX_KNOWN_LENGTH) {
+    knownTags[slot + 1] = knownTags[slot];
+    const literal = detached(s.slice(at, at + tag.length));
+    // The name from the kept literal: the tag's own slice would keep the whole text it is in.
+    tag.name = literal.slice(close ? 2 : 1, literal.length - (i - nameEnd) - 1);
+    knownTags[slot] = { literal, kind: tag.kind, name: tag.name };
+  }
   return tag;
+}
+
+/**
+ * Tags read before, whole: a call's tags come again and again, and one read before is
+ * compared whole where its text stands (one native compare, where reading it looks at each
+ * character, and its name is the string read the first time: no slice). What `readTag` finds
+ * depends only on the tag's own characters, so a tag found this way reads as it would.
+ * Two a slot, the slot picked by the two characters after `<` (`<tool>` and `<tool_name>`
+ * share one); shared by every parser and bounded: 512 tags of at most 64 characters.
+ */
+interface KnownTag {
+  literal: string;
+  kind: TagKind;
+  name: string;
+}
+const knownTags: (KnownTag | undefined)[] = new Array(512).fill(undefined);
+const MAX_KNOWN_LENGTH = 64;
+
+/** The slot of the tag that may stand at `at`, or -1 when its first characters are not ASCII or not there. */
+function knownSlot(s: string, at: number): number {
+  if (at + 2 >= s.length) return -1;
+  const a = s.charCodeAt(at + 1);
+  const b = s.charCodeAt(at + 2);
+  if ((a | b) > 0x7f) return -1;
+  return ((a * 31 + b) & 0xff) << 1;
+}
+
+function knownTag(s: string, at: number, slot: number): KnownTag | undefined {
+  const first = knownTags[slot];
+  if (first !== undefined && s.startsWith(first.literal, at)) return first;
+  const second = knownTags[slot + 1];
+  if (second !== undefined && s.startsWith(second.literal, at)) return second;
+  return undefined;
 }
 
 /**
