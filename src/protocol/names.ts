@@ -27,11 +27,15 @@ export function sharedName(name: string): string {
 }
 
 /**
- * `text` in a string of its own. A slice of 13 characters or more is a view of the string it
- * was cut from, and kept in a table shared by every parser it would keep that whole reply (a
- * 16 MiB reply for a 30-character name: test/memory.test.ts). Slicing a concatenation copies
- * it first, so the view is of a copy only one character longer.
+ * `text` in a flat string of its own. A slice of 13 characters or more is a view of the
+ * string it was cut from, and kept in a table shared by every parser it would keep that whole
+ * reply (a 16 MiB reply for a 30-character name: test/short-lived-parsers.test.ts). Built
+ * from its character codes, the copy is also a plain sequential string, which V8's
+ * `startsWith` compares natively (about 14 ns for a tag, against 45 for a view: tag.ts).
  */
 export function detached(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
+  if (text.length < 13) return text;
+  const codes: number[] = new Array(text.length);
+  for (let k = 0; k < text.length; k++) codes[k] = text.charCodeAt(k);
+  return String.fromCharCode(...codes);
 }
