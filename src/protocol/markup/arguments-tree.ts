@@ -125,8 +125,11 @@ export class ArgumentsTree {
     root.path = ROOT_PATH;
     root.object = createObject();
     this.#root = root;
-    this.#stack.length = 0;
-    this.#stack.push(root);
+    // Popped, not cut with `length = 0` (a call into V8's runtime, 1.7% of a one-tool reply).
+    // The root is never popped: the stack holds one frame at least.
+    const stack = this.#stack;
+    while (stack.length > 1) stack.pop();
+    stack[0] = root;
     this.#openByName?.clear();
   }
 
