@@ -1,5 +1,5 @@
 import { Char, isNameChar, isNameStart, isSpaceOrTab, isWordChar } from './chars.js';
-import { detached } from './names.js';
+import { admitsNew, detached } from './names.js';
 
 /** Longest element name read as a tag; anything longer is text. */
 export const MAX_NAME_LENGTH = 256;
@@ -69,7 +69,11 @@ export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
   tag.kind = close ? TagKind.Close : empty ? TagKind.Empty : TagKind.Open;
   tag.name = s.slice(nameStart, nameEnd);
   tag.length = i + 1 - at;
-  if (slot !== -1 && tag.length <= MAX_KNOWN_LENGTH) {
+  if (
+    slot !== -1 &&
+    tag.length <= MAX_KNOWN_LENGTH &&
+    (knownTags[slot] === undefined || admitsNew())
+  ) {
     knownTags[slot + 1] = knownTags[slot];
     const literal = detached(s.slice(at, at + tag.length));
     // The name from the kept literal: the tag's own slice would keep the whole text it is in.
