@@ -29,14 +29,23 @@ export interface Tag {
  * the hot path).
  */
 export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
-  const slot = knownSlot(s, at);
-  if (slot !== -1) {
-    const known = knownTag(s, at, slot);
-    if (known !== undefined) {
-      tag.kind = known.kind;
-      tag.name = known.name;
-      tag.length = known.literal.length;
-      return tag;
+  let slot = -1;
+  if (skippedLookups > 0) skippedLookups--;
+  else {
+    slot = knownSlot(s, at);
+    if (slot !== -1) {
+      const known = knownTag(s, at, slot);
+      if (known !== undefined) {
+        missedLookups = 0;
+        tag.kind = known.kind;
+        tag.name = known.name;
+        tag.length = known.literal.length;
+        return tag;
+      }
+      if (++missedLookups === 64) {
+        missedLookups = 0;
+        skippedLookups = 448;
+      }
     }
   }
   tag.kind = TagKind.None;
@@ -97,6 +106,12 @@ interface KnownTag {
   name: string;
 }
 const knownTags: (KnownTag | undefined)[] = new Array(512).fill(undefined);
+/**
+ * Lookups that keep missing (tags never seen again) are skipped for a while: after 64 misses in
+ * a row the next 448 tags are read by character, so such a flood costs an eighth of them.
+ */
+let missedLookups = 0;
+let skippedLookups = 0;
 const MAX_KNOWN_LENGTH = 64;
 
 /** The slot of the tag that may stand at `at`, or -1 when its first characters are not ASCII or not there. */
