@@ -168,6 +168,26 @@ export const HOSTILE_SHAPES: HostileShape[] = [
     ),
     2_000,
   ],
+  // Every name a new one: the tables every parser shares (names.ts, tag.ts's kept tags)
+  // miss, copy and evict at each; what they keep is bounded, and so must their time be.
+  [
+    'a call of thousands of distinct argument names',
+    parses(
+      (n) =>
+        `<tool>\n<tool_name>f</tool_name>\n<arguments>\n${Array.from({ length: n }, (_, i) => `<argument_number_${i}>v</argument_number_${i}>\n`).join('')}</arguments>\n</tool>\n`,
+      { maxCallBytes: 1 << 30 },
+    ),
+    2_000,
+  ],
+  [
+    'a Hermes call of thousands of distinct keys',
+    parses(
+      (n) =>
+        `<tool_call>\n{"name": "f", "arguments": {${Array.from({ length: n }, (_, i) => `"key_number_${i}": ${i}`).join(', ')}}}\n</tool_call>\n`,
+      { dialect: 'hermes', maxCallBytes: 1 << 30 },
+    ),
+    2_000,
+  ],
   [
     'deep nesting with maxDepth raised',
     (n) => {
