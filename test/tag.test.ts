@@ -161,6 +161,46 @@ describe('LiteralsSearch', () => {
     expect(mixed.first('', 0)).toBe(-1);
   });
 
+  it('finds the first opening, as a search for each would (openings of one family)', () => {
+    // Hermes' openings share `<`, some their second character too; a one-character literal
+    // stands wherever `<` does; a lone literal is one search.
+    const sets = [
+      ['<tool_call>', '<function_call>', '<response>', '<json>', '<tools>', '<tool>', '<function='],
+      ['<|START_ACTION|>'],
+      ['<', '<tool>'],
+      ['[TOOL_CALLS]', '[THINK]'],
+    ];
+    const pieces = fc.constantFrom(
+      '<',
+      '<t',
+      '<tool',
+      '<tool>',
+      '<tool_call>',
+      '<function=',
+      '<|START_ACTION|>',
+      '[TOOL_CALLS]',
+      '[',
+      'a',
+      ' ',
+      '<x',
+      'é',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...sets),
+        fc.array(pieces, { maxLength: 12 }).map((p) => p.join('')),
+        fc.nat(40),
+        (literals, text, from) => {
+          const start = Math.min(from, text.length);
+          const each = literals.map((l) => text.indexOf(l, start)).filter((at) => at !== -1);
+          const expected = each.length === 0 ? -1 : Math.min(...each);
+          expect(new LiteralsSearch(literals).first(text, start)).toBe(expected);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('agrees with the earliest indexOf of each literal', () => {
     const alphabet = fc.constantFrom('<', '|', 'a', 'b', '>', '｜');
     const word = fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((cs) => cs.join(''));

@@ -113,33 +113,22 @@ const SHARED_SCAN_FROM = 256;
  * (`<`, of which prose is full), by one regular expression of them all, run natively, which
  * passes a prose `<` faster than a search that stops at each.
  */
-export interface ScanPlan {
+interface ScanPlan {
   /** The openings' readers, in `anywhere` order: the first that opens at a place is taken. */
   readers: readonly BlockReader[];
   members: readonly string[];
-  /** Their shared first character. */
-  first: string;
-  /** The openings by their second character (an opening of one character under -1). */
-  bySecond: ReadonlyMap<number, readonly string[]>;
   /** The openings' alternatives, when they share only their first character. */
   pattern: RegExp | null;
   /** Else the search by what they all begin with. */
   literals: LiteralsSearch;
 }
 
-export function scanPlan(readers: readonly BlockReader[]): ScanPlan {
+function scanPlan(readers: readonly BlockReader[]): ScanPlan {
   const members = readers.map((r) => r.open);
   const prefix = commonPrefix(members);
-  const bySecond = new Map<number, string[]>();
-  for (const member of members) {
-    const second = member.length > 1 ? member.charCodeAt(1) : -1;
-    bySecond.set(second, [...(bySecond.get(second) ?? []), member]);
-  }
   return {
     readers,
     members,
-    first: members[0][0],
-    bySecond,
     literals: new LiteralsSearch(members),
     // Shared by every parser of the table: its `lastIndex` is set before each `exec`. The
     // shared beginning stands outside the alternatives: irregexp then finds a candidate by it
@@ -177,7 +166,10 @@ class SharedScan {
   first(buf: string, from: number, version: number): number {
     // A short rest (a stream's chunk) is searched directly: the shared scan pays off over
     // long text, and its bookkeeping would cost a stream of small chunks more than it saves.
-    if (buf.length - from < SHARED_SCAN_FROM) return firstIn(this.#plan, buf, from);
+    if (buf.length - from < SHARED_SCAN_FROM) {
+      const { members, literals } = this.#plan;
+      return members.length === 1 ? buf.indexOf(members[0], from) : literals.first(buf, from);
+    }
     if (version !== this.#version || from < this.#from) {
       this.#version = version;
       this.#from = from;
@@ -209,23 +201,6 @@ class SharedScan {
     pattern.lastIndex = from;
     return pattern.exec(buf)?.index ?? -1;
   }
-}
-
-/**
- * Where one of `plan`'s openings first stands in `buf` at or after `from`, or -1, by looking at
- * each place of their shared first character and the openings with the character after it: a
- * search per opening cost Hermes' ten a tenth of a short reply. One opening is one search.
- */
-export function firstIn(plan: ScanPlan, buf: string, from: number): number {
-  const { first, bySecond, members } = plan;
-  if (members.length === 1) return buf.indexOf(members[0], from);
-  for (let at = buf.indexOf(first, from); at !== -1; at = buf.indexOf(first, at + 1)) {
-    const candidates = bySecond.get(at + 1 < buf.length ? buf.charCodeAt(at + 1) : -2);
-    if (candidates !== undefined)
-      for (const open of candidates) if (buf.startsWith(open, at)) return at;
-    if (bySecond.has(-1)) return at;
-  }
-  return -1;
 }
 
 /** A regular expression's source for a literal. */
