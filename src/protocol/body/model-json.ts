@@ -79,7 +79,9 @@ interface Frame {
 const MAX_LOOK = 256;
 const GEMMA_QUOTE = '<|"|>';
 
-const isBlank = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** A newline, return or tab: a repair when it stands raw in a JSON string (`RAW_CONTROLS`). */
+const isRawControl = (c: number) => c === 0x0a || c === 0x0d || c === 0x09;
+const isBlank = (c: number) => c === 0x20 || isRawControl(c);
 const isWordStart = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x24;
 const isWordChar = (c: number) =>
@@ -303,7 +305,7 @@ export class ModelJsonReader {
         from = k + 2;
         k++;
       } else if (c === quote || (c === close && this.#closeMayStart(chunk, k))) return null;
-      else if (raw && (c === 0x0a || c === 0x0d || c === 0x09)) return null;
+      else if (raw && isRawControl(c)) return null;
     }
     return from === 0 ? chunk : text + chunk.slice(from);
   }
@@ -600,10 +602,7 @@ export class ModelJsonReader {
    */
   #rawIn(s: string, i: number, end: number): boolean {
     if (end - i > SHORT_CHUNK) return this.#stringEnds.raw(i) < end;
-    for (let p = i; p < end; p++) {
-      const c = s.charCodeAt(p);
-      if (c === 0x0a || c === 0x0d || c === 0x09) return true;
-    }
+    for (let p = i; p < end; p++) if (isRawControl(s.charCodeAt(p))) return true;
     return false;
   }
 
@@ -622,7 +621,7 @@ export class ModelJsonReader {
       const c = s.charCodeAt(p);
       if (c === quote || c === 0x5c) return p;
       if (c === close && specials.some((special) => s.startsWith(special, p))) return p;
-      if (checksRaw && (c === 0x0a || c === 0x0d || c === 0x09)) return p;
+      if (checksRaw && isRawControl(c)) return p;
     }
     return s.length;
   }
