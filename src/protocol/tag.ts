@@ -76,7 +76,6 @@ export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
   }
   if (c !== Char.Gt) return tag;
   tag.kind = close ? TagKind.Close : empty ? TagKind.Empty : TagKind.Open;
-  tag.name = s.slice(nameStart, nameEnd);
   tag.length = i + 1 - at;
   if (
     slot !== -1 &&
@@ -86,9 +85,9 @@ export function readTag(s: string, at: number, final: boolean, tag: Tag): Tag {
     knownTags[slot + 1] = knownTags[slot];
     const literal = detached(s.slice(at, at + tag.length));
     // The name from the kept literal: the tag's own slice would keep the whole text it is in.
-    tag.name = literal.slice(close ? 2 : 1, literal.length - (i - nameEnd) - 1);
+    tag.name = literal.slice(nameStart - at, nameEnd - at);
     knownTags[slot] = { literal, kind: tag.kind, name: tag.name };
-  }
+  } else tag.name = s.slice(nameStart, nameEnd);
   return tag;
 }
 
