@@ -1,4 +1,4 @@
-import { JSON_ESCAPES } from '../chars.js';
+import { isWhitespace, JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { sharedName } from '../names.js';
@@ -81,7 +81,6 @@ const GEMMA_QUOTE = '<|"|>';
 
 /** A newline, return or tab: a repair when it stands raw in a JSON string (`RAW_CONTROLS`). */
 const isRawControl = (c: number) => c === 0x0a || c === 0x0d || c === 0x09;
-const isBlank = (c: number) => c === 0x20 || isRawControl(c);
 const isWordStart = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x24;
 const isWordChar = (c: number) =>
@@ -1119,7 +1118,7 @@ function indexOrEnd(s: string, c: string, i: number): number {
 }
 
 function blanksEnd(s: string, i: number): number {
-  while (i < s.length && isBlank(s.charCodeAt(i))) i++;
+  while (i < s.length && isWhitespace(s.charCodeAt(i))) i++;
   return i;
 }
 

@@ -1,3 +1,4 @@
+import { isWhitespace } from '../chars.js';
 import type {
   ArgumentPath,
   CallFormat,
@@ -239,11 +240,9 @@ export function stripOuterNewlines(value: string): string {
   return value.slice(start, end);
 }
 
-const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-
 /** The index of the first non-blank character at or after `at` (or `end`). */
 export function skipBlanks(s: string, at: number, end: number): number {
-  while (at < end && isBlank(s.charCodeAt(at))) at++;
+  while (at < end && isWhitespace(s.charCodeAt(at))) at++;
   return at;
 }
 
