@@ -143,6 +143,12 @@ describe('searchAnchor', () => {
   });
 });
 
+/** Where the first of `literals` stands from `from`, by a search for each: `first`'s oracle. */
+function firstByEach(literals: readonly string[], text: string, from: number): number {
+  const each = literals.map((l) => text.indexOf(l, from)).filter((at) => at !== -1);
+  return each.length === 0 ? -1 : Math.min(...each);
+}
+
 describe('LiteralsSearch', () => {
   it('finds the first place any literal stands, as searching for each would', () => {
     const closes = new LiteralsSearch(['<|call|>', '<|end|>', '<|return|>']);
@@ -192,9 +198,9 @@ describe('LiteralsSearch', () => {
         fc.nat(40),
         (literals, text, from) => {
           const start = Math.min(from, text.length);
-          const each = literals.map((l) => text.indexOf(l, start)).filter((at) => at !== -1);
-          const expected = each.length === 0 ? -1 : Math.min(...each);
-          expect(new LiteralsSearch(literals).first(text, start)).toBe(expected);
+          expect(new LiteralsSearch(literals).first(text, start)).toBe(
+            firstByEach(literals, text, start),
+          );
         },
       ),
       { numRuns: 3000 },
@@ -211,9 +217,9 @@ describe('LiteralsSearch', () => {
         fc.nat(30),
         (text, literals, from0) => {
           const from = Math.min(from0, text.length);
-          const each = literals.map((l) => text.indexOf(l, from)).filter((at) => at !== -1);
-          const expected = each.length === 0 ? -1 : Math.min(...each);
-          expect(new LiteralsSearch(literals).first(text, from)).toBe(expected);
+          expect(new LiteralsSearch(literals).first(text, from)).toBe(
+            firstByEach(literals, text, from),
+          );
         },
       ),
     );
