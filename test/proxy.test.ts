@@ -79,7 +79,8 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       ['weather', { city: 'Nantes "la belle"', days: 2 }],
     ]);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
-    expect(fragments).toBeGreaterThan(4);
+    // Each call is held until it has ended, then sent whole: one fragment of arguments each.
+    expect(fragments).toBe(2);
     // Upstream saw the text protocol and no tools, under the mapped model name.
     const sent = model?.bodies[0] as {
       model: string;
@@ -175,7 +176,7 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     });
   });
 
-  it('with --dialect qwen3-coder, streams a file body as arguments fragments while it is written', async () => {
+  it('with --dialect qwen3-coder and streamCallsEarly, streams a file body as arguments fragments while it is written', async () => {
     const content = Array.from(
       { length: 200 },
       (_, i) => `const x${i} = a < b && "</parameter>";`,
@@ -186,7 +187,11 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       ],
       chunkSizes: [7, 13, 64],
     });
-    proxy = await startProxy({ upstream: model.url, parser: { dialect: 'qwen3-coder' } });
+    proxy = await startProxy({
+      upstream: model.url,
+      parser: { dialect: 'qwen3-coder' },
+      streamCallsEarly: true,
+    });
     const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
     const writeFile = {
       type: 'function' as const,

@@ -51,6 +51,9 @@ Options:
   --max-body-bytes N    larger requests get 413 (default ${PROXY_DEFAULTS.maxBodyBytes})
   --connect-timeout-ms N  wait for the upstream's headers, then 504 (default ${PROXY_DEFAULTS.connectTimeoutMs})
   --idle-timeout-ms N   longest pause in the upstream's answer, then 504 (default ${PROXY_DEFAULTS.idleTimeoutMs})
+  --stream-calls-early  send each call's arguments as the model writes them (unsafe: a call that
+                        then breaks off cannot be taken back, and clients that run open calls at
+                        the end of a stream run it; default: a call is sent once it has ended)
   -h, --help            this text
 `;
 
@@ -71,6 +74,7 @@ export const serveCommand = defineCommand({
     'max-body-bytes': { type: 'string' },
     'connect-timeout-ms': { type: 'string' },
     'idle-timeout-ms': { type: 'string' },
+    'stream-calls-early': { type: 'boolean' },
   },
   async run({ values }, usage) {
     const upstream = values.upstream;
@@ -101,6 +105,7 @@ export const serveCommand = defineCommand({
         usage,
       ),
       idleTimeoutMs: positiveInteger(values['idle-timeout-ms'], '--idle-timeout-ms', usage),
+      streamCallsEarly: values['stream-calls-early'] === true,
     });
   },
 });

@@ -26,35 +26,54 @@ export interface ChatCompletionMessage {
   }>;
 }
 
+export interface ChatAnswerOptions {
+  /** Gets each delta as a chunk would carry it (streaming). */
+  onDelta?: (delta: Delta) => void;
+  /** Keep the whole message (default true); false (streaming) keeps none: a long answer costs no memory. */
+  keep?: boolean;
+  /**
+   * Send a call's entry and argument fragments as the model writes them, before it is known
+   * to end as a call. Unsafe for clients that run the calls open at the end of a stream (AI
+   * SDK 6): a call that breaks off cannot be taken back. Default false: each call is held
+   * (bounded by the parser's `maxCallBytes`) until it has ended, then sent whole.
+   */
+  callsEarly?: boolean;
+}
+
 /**
  * Builds the answer from native events: each event as a `chat.completion.chunk` delta (for
  * streaming), and the whole message (for `stream: false`). Tool calls are numbered by `index`
- * in the order they start; their `arguments` fragments concatenate to the call's JSON.
+ * in the order they are sent; their `arguments` fragments concatenate to the call's JSON.
  */
 export class ChatAnswer {
   readonly message: ChatCompletionMessage = { role: 'assistant', content: null };
   #indexById = new Map<string, number>();
+  /** Calls not yet known to end as calls (unless `callsEarly`): name and arguments so far. */
+  #held = new Map<string, { name: string; json: string }>();
   #failed = new Set<string>();
   #ended = 0;
   #size = 0;
   #blank = '';
   #roleSent = false;
+  readonly #onDelta: (delta: Delta) => void;
+  readonly #keep: boolean;
+  readonly #callsEarly: boolean;
 
-  /**
-   * `onDelta` gets each delta as a chunk would carry it; `keep: false` (streaming) keeps no
-   * message, so a long answer costs no memory.
-   */
-  constructor(
-    private readonly onDelta: (delta: Delta) => void = () => {},
-    private readonly keep = true,
-  ) {}
+  constructor(options: ChatAnswerOptions = {}) {
+    this.#onDelta = options.onDelta ?? (() => {});
+    this.#keep = options.keep ?? true;
+    this.#callsEarly = options.callsEarly ?? false;
+  }
 
   /** Whether some call ended well (only those are offered for execution). */
   get hasCalls(): boolean {
     return this.#ended > 0;
   }
 
-  /** Whether a call broke off (a reply ending inside it, or one over maxCallBytes). */
+  /**
+   * Whether a call that was sent broke off (a reply ending inside it, or one over
+   * maxCallBytes): only with `callsEarly`, as a held call that breaks off is never sent.
+   */
   get hasFailedCalls(): boolean {
     return this.#failed.size > 0;
   }
@@ -82,21 +101,34 @@ export class ChatAnswer {
       this.#roleSent = true;
       delta = { role: 'assistant', ...delta };
     }
-    this.onDelta(delta);
+    this.#onDelta(delta);
   }
 
   #arguments(id: string, json: string): void {
     const index = this.#indexById.get(id) ?? 0;
     const call = this.message.tool_calls?.[index];
-    if (call !== undefined && this.keep) {
+    if (call !== undefined && this.#keep) {
       call.function.arguments += json;
       this.#size += json.length;
     }
     if (json !== '') this.#send({ tool_calls: [{ index, function: { arguments: json } }] });
   }
 
+  /** Sends a call's entry (id, name, empty arguments), numbered in the order calls are sent. */
+  #open(id: string, name: string): void {
+    const index = this.#indexById.size;
+    this.#indexById.set(id, index);
+    if (this.#keep) {
+      this.message.tool_calls ??= [];
+      this.message.tool_calls.push({ id, type: 'function', function: { name, arguments: '' } });
+    }
+    this.#send({
+      tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }],
+    });
+  }
+
   text(text: string): void {
-    if (this.keep) {
+    if (this.#keep) {
       this.message.content = (this.message.content ?? '') + text;
       this.#size += text.length;
     }
@@ -118,7 +150,7 @@ export class ChatAnswer {
   }
 
   reasoning(text: string): void {
-    if (this.keep) {
+    if (this.#keep) {
       this.message.reasoning_content = (this.message.reasoning_content ?? '') + text;
       this.#size += text.length;
     }
@@ -133,36 +165,32 @@ export class ChatAnswer {
       case 'reasoning':
         this.reasoning(event.text);
         break;
-      case 'call-start': {
+      case 'call-start':
         this.#blank = '';
-        const index = this.#indexById.size;
-        this.#indexById.set(event.id, index);
-        this.message.tool_calls ??= [];
-        this.message.tool_calls.push({
-          id: event.id,
-          type: 'function',
-          function: { name: event.name, arguments: '' },
-        });
-        this.#send({
-          tool_calls: [
-            {
-              index,
-              id: event.id,
-              type: 'function',
-              function: { name: event.name, arguments: '' },
-            },
-          ],
-        });
+        if (this.#callsEarly) this.#open(event.id, event.name);
+        else this.#held.set(event.id, { name: event.name, json: '' });
+        break;
+      case 'call-delta': {
+        const held = this.#held.get(event.id);
+        if (held === undefined) this.#arguments(event.id, event.json);
+        else held.json += event.json;
         break;
       }
-      case 'call-delta':
-        this.#arguments(event.id, event.json);
-        break;
-      case 'call-end':
+      case 'call-end': {
         this.#ended++;
-        this.#arguments(event.id, event.json);
+        const held = this.#held.get(event.id);
+        if (held === undefined) this.#arguments(event.id, event.json);
+        else {
+          // Certain now: the call goes out whole, its arguments in one fragment.
+          this.#held.delete(event.id);
+          this.#open(event.id, held.name);
+          this.#arguments(event.id, held.json + event.json);
+        }
         break;
+      }
       case 'call-failed':
+        // A held call that broke off was never sent: nothing to take back.
+        if (this.#held.delete(event.id)) break;
         this.#failed.add(event.id);
         this.#arguments(event.id, event.json);
         break;

@@ -51,6 +51,14 @@ export interface ProxyOptions {
   maxAnswerBytes?: number;
   /** One upstream SSE event over this fails the answer. Default 8 MiB. */
   maxEventBytes?: number;
+  /**
+   * Stream each call's entry and argument fragments as the model writes them. Unsafe: a call
+   * that then breaks off (the reply ends inside it, its JSON cannot be read) cannot be taken
+   * back, and clients that run every call open at the end of a stream (AI SDK 6 with
+   * `@ai-sdk/openai`) run it with the arguments it had. Default false: a call is held until it
+   * has ended, then sent whole; one that breaks off is never sent.
+   */
+  streamCallsEarly?: boolean;
   /** Sees errors that are the proxy's own (answered 500); default: written to stderr. */
   onError?: (error: unknown) => void;
   parser?: Omit<ParserOptions, 'onEvent'>;
@@ -284,11 +292,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // Every delta chunk is the same but for its delta: the rest is written out once.
     const deltaStart = `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model }).slice(0, -1)},"choices":[{"index":0,"delta":`;
     const answer = streaming
-      ? new ChatAnswer(
-          (delta) =>
+      ? new ChatAnswer({
+          onDelta: (delta) =>
             response.write(`${deltaStart}${JSON.stringify(delta)},"finish_reason":null}]}\n\n`),
-          false,
-        )
+          keep: false,
+          callsEarly: options.streamCallsEarly === true,
+        })
       : new ChatAnswer();
     const native = createNativeCalls(
       {
