@@ -39,8 +39,6 @@ export interface OpenAIClientOptions {
    */
   retries?: number;
   stop?: string[];
-  /** End the reply right after the first `</tool>`, for models that ramble past their call. */
-  stopAfterTool?: boolean;
   temperature?: number;
   /** Waits between retries; tests shorten it. */
   backoffMs?: number;
@@ -98,8 +96,6 @@ function retryAfter(header: string | null): number | undefined {
 /** Whether `error` is fetch's failure to connect because nothing listens there. */
 const refused = (error: unknown) =>
   (error as { cause?: { code?: string } } | null)?.cause?.code === 'ECONNREFUSED';
-
-const TOOL_CLOSE = '</tool>';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -218,7 +214,6 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     }
     const queue: ModelDelta[] = [];
     let done = false;
-    let tail = '';
     let tooLarge: ModelError | null = null;
     const sse = createSseParser({
       maxBufferSize: maxEventBytes,
@@ -262,23 +257,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
         controller.abort();
         throw tooLarge;
       }
-      while (queue.length > 0) {
-        const delta = queue.shift() as ModelDelta;
-        if (delta.type === 'text' && options.stopAfterTool) {
-          // Cut right after the first </tool>, which may be split across deltas.
-          const seen = tail + delta.text;
-          const at = seen.indexOf(TOOL_CLOSE);
-          if (at !== -1) {
-            const keep = at + TOOL_CLOSE.length - tail.length;
-            if (keep > 0) yield { type: 'text', text: delta.text.slice(0, keep) };
-            yield { type: 'finish', reason: 'stop' };
-            controller.abort();
-            return;
-          }
-          tail = seen.slice(-(TOOL_CLOSE.length - 1));
-        }
-        yield delta;
-      }
+      while (queue.length > 0) yield queue.shift() as ModelDelta;
       if (done) return;
     }
     if (!done) throw new ModelError('the model stream ended before [DONE]', null, true);

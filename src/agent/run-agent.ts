@@ -76,6 +76,12 @@ export interface RunAgentOptions {
    * with the limit, so one reply of 10,000 calls cannot dispatch them all.
    */
   maxCallsPerReply?: number;
+  /**
+   * End each reply where the parser read the end of its first call, in any dialect: the rest
+   * is not read and its request is closed. For models that write on past their call (often
+   * imagining its result). Default false.
+   */
+  stopAfterCall?: boolean;
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
   hooks?: AgentHooks;
@@ -165,13 +171,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     let modelFinish: string | undefined;
     // The reply is built from the very events that stream out: one parse per reply.
     let builder = createReplyBuilder();
+    /** With stopAfterCall: the first call has ended, and the reply is cut there. */
+    let cut = false;
     const startParse = () =>
       createParser({
         ...parseOptions,
         generateId: builder.generateId,
         onEvent: (event) => {
+          // What the same delta held after the call is past the cut: not part of the reply.
+          if (cut) return;
           builder.add(event);
           emit(event);
+          if (event.type === 'tool-end' && options.stopAfterCall === true) cut = true;
         },
       });
     let parser = startParse();
@@ -198,6 +209,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
         }
         if (delta.type === 'text') {
           parser.feed(delta.text);
+          // Leaving the loop closes the stream, which ends the request.
+          if (cut) break;
         } else if (delta.type === 'reasoning') {
           reasoning += delta.text;
           emit({ type: 'reasoning-delta', text: delta.text });

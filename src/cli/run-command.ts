@@ -49,6 +49,8 @@ export interface RunSettings {
   /** Tokens of the window sent to the model (default `AGENT_DEFAULTS.budget`, 32,000). */
   budget?: number;
   dialect?: Dialect | 'auto';
+  /** End each reply where its first call ends. */
+  stopAfterCall?: boolean;
 }
 
 /** Runs a session, showing it on stderr (or NDJSON events on stdout with `json`). */
@@ -91,6 +93,7 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
       memory,
       maxTurns: settings.maxTurns,
       dialect: settings.dialect,
+      stopAfterCall: settings.stopAfterCall,
       onEvent,
       signal: controller.signal,
       audit,
@@ -130,14 +133,12 @@ export function clientFromFlags(flags: {
   baseUrl: string;
   model: string;
   apiKey?: string;
-  stopAfterTool: boolean;
   timeoutMs?: number;
 }): ModelClient {
   return createOpenAIClient({
     baseUrl: flags.baseUrl,
     model: flags.model,
     apiKey: flags.apiKey,
-    stopAfterTool: flags.stopAfterTool,
     timeoutMs: flags.timeoutMs,
   });
 }
@@ -169,7 +170,8 @@ Options:
                         jsonl:.tagcall/threads)
   --audit FILE          append the audit log (every turn, call decision and timing) as JSONL
   --system TEXT         text put before the tool prompt in the system message
-  --stop-after-tool     end each reply right after its first </tool>
+  --stop-after-tool     end each reply where its first call ends (in --dialect's format); the
+                        rest of the reply is not read
   --timeout-ms N        the longest silence of the model server before a request is given up
                         (default ${MODEL_CLIENT_DEFAULTS.timeoutMs}); a stream that keeps coming is never cut
   --json                print events as NDJSON on stdout instead of the session view
@@ -217,7 +219,6 @@ export const runCommand = defineCommand({
       baseUrl,
       model: modelName,
       apiKey,
-      stopAfterTool: values['stop-after-tool'] === true,
       timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms', usage),
     });
     const workspace = await checkWorkspace(values.workspace);
@@ -244,6 +245,7 @@ export const runCommand = defineCommand({
       maxTurns,
       budget,
       dialect,
+      stopAfterCall: values['stop-after-tool'] === true,
       threadId: values.thread,
       store,
       auditFile: values.audit,
