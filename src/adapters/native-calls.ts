@@ -43,6 +43,11 @@ export interface NativeCallsOptions {
    * never offered for execution. Default false (every call is told).
    */
   onlyListed?: boolean;
+  /**
+   * At most this many calls are told (`parallel_tool_calls: false`: 1); a call after them
+   * comes back as its text, as written, and is never offered for execution. Default: no limit.
+   */
+  maxCalls?: number;
 }
 
 export interface NativeCalls {
@@ -74,7 +79,8 @@ export function createNativeCalls(
     schemas.has(toolName) ? toolName : functionName(serverName, toolName);
 
   const listed = (parserId: string, name: string) => {
-    if (options.onlyListed !== true || schemas.has(name)) return true;
+    const overLimit = options.maxCalls !== undefined && native.calls >= options.maxCalls;
+    if (!overLimit && (options.onlyListed !== true || schemas.has(name))) return true;
     unlisted.add(parserId);
     return false;
   };

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { charEstimate, MESSAGE_OVERHEAD } from '../messages/index.js';
 
 export interface ReplayModelOptions {
   /** Recorded replies: the Nth is served when the request holds N-1 assistant messages. */
@@ -40,6 +41,26 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /**
+ * Token counts as a server reports them, estimated (characters / 4 and a few per message: the
+ * replay has no tokenizer), so clients that show usage show numbers.
+ */
+function usageOf(messages: Array<{ content?: unknown }>, reply: string) {
+  let prompt = 0;
+  for (const m of messages)
+    prompt +=
+      MESSAGE_OVERHEAD +
+      charEstimate.count(
+        typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''),
+      );
+  const completion = charEstimate.count(reply);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+}
+
+/**
  * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port unless given) that
  * speaks the OpenAI protocol and replays recorded replies: in small SSE deltas to a request with
  * `stream: true`, as one `chat.completion` to one without.
@@ -64,8 +85,9 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       return;
     }
     const body = JSON.parse(await readBody(request)) as {
-      messages?: Array<{ role: string }>;
+      messages?: Array<{ role: string; content?: unknown }>;
       stream?: boolean;
+      stream_options?: { include_usage?: boolean };
     };
     state.bodies.push(body);
     if (number <= (options.failFirst ?? 0)) {
@@ -84,6 +106,7 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
         );
       return;
     }
+    const usage = usageOf(body.messages ?? [], reply);
     if (body.stream !== true) {
       // A client that does not stream (the openai client's default, the AI SDK's
       // generateText) gets one chat.completion, as a model server answers it.
@@ -100,6 +123,7 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
               finish_reason: 'stop',
             },
           ],
+          usage,
         }),
       );
       return;
@@ -132,6 +156,10 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     }
     send({}, 'stop');
+    if (body.stream_options?.include_usage === true)
+      response.write(
+        `data: ${JSON.stringify({ id: `replay-${number}`, object: 'chat.completion.chunk', choices: [], usage })}\n\n`,
+      );
     response.end('data: [DONE]\n\n');
   }
 

@@ -235,6 +235,7 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
     dialect,
     require:
       choice === 'required' ? 'any-tool' : named === undefined ? undefined : { toolName: named },
+    parallelCalls: parallel !== false,
   });
   const first = messages[0];
   body.messages =

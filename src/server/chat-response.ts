@@ -53,7 +53,11 @@ export class ChatAnswer {
   #failed = new Set<string>();
   #ended = 0;
   #size = 0;
+  /** Trailing blanks of the content so far, not sent yet. */
   #blank = '';
+  /** Whether thinking or a call was cut out of the content. */
+  #cutOut = false;
+  #hasContent = false;
   #roleSent = false;
   readonly #onDelta: (delta: Delta) => void;
   readonly #keep: boolean;
@@ -101,6 +105,10 @@ export class ChatAnswer {
       this.#roleSent = true;
       delta = { role: 'assistant', ...delta };
     }
+    if (delta.content !== undefined && this.#keep) {
+      this.message.content = (this.message.content ?? '') + delta.content;
+      this.#size += delta.content.length;
+    }
     this.#onDelta(delta);
   }
 
@@ -127,29 +135,38 @@ export class ChatAnswer {
     });
   }
 
+  /**
+   * Blank lines around what was cut out of the content (thinking, calls) are layout, not
+   * content: leading ones before the first text are dropped, and trailing ones are held until
+   * text follows (then sent with it) or thinking or a call does (then dropped). The answer's
+   * content is null when it holds nothing but blanks around its calls, streamed or not.
+   */
   text(text: string): void {
-    if (this.#keep) {
-      this.message.content = (this.message.content ?? '') + text;
-      this.#size += text.length;
-    }
-    // Whitespace between text and a call is layout, not content: held until text follows
-    // (then sent with it) or a call does (then dropped), as the whole answer's content is
-    // null when it holds nothing but blanks around its calls.
-    if (text.trim() === '') {
+    if (this.#cutOut && !this.#hasContent) text = text.trimStart();
+    const body = text.trimEnd();
+    if (body === '') {
       this.#blank += text;
       return;
     }
-    this.#send({ content: this.#blank + text });
+    this.#hasContent = true;
+    this.#send({ content: this.#blank + body });
+    this.#blank = text.slice(body.length);
+  }
+
+  /** Thinking or a call was cut out here: the blanks before it were layout around it. */
+  #cut(): void {
+    this.#cutOut = true;
     this.#blank = '';
   }
 
-  /** The answer is over: blanks held after the last text go out unless a call followed them. */
+  /** The answer is over: blanks held after the last text go out unless something was cut out. */
   end(): void {
-    if (this.#blank !== '' && this.#indexById.size === 0) this.#send({ content: this.#blank });
+    if (this.#blank !== '' && !this.#cutOut) this.#send({ content: this.#blank });
     this.#blank = '';
   }
 
   reasoning(text: string): void {
+    this.#cut();
     if (this.#keep) {
       this.message.reasoning_content = (this.message.reasoning_content ?? '') + text;
       this.#size += text.length;
@@ -165,10 +182,14 @@ export class ChatAnswer {
       case 'reasoning':
         this.reasoning(event.text);
         break;
+      case 'reasoning-start':
+        this.#cut();
+        break;
       case 'call-start':
-        this.#blank = '';
-        if (this.#callsEarly) this.#open(event.id, event.name);
-        else this.#held.set(event.id, { name: event.name, json: '' });
+        if (this.#callsEarly) {
+          this.#cut();
+          this.#open(event.id, event.name);
+        } else this.#held.set(event.id, { name: event.name, json: '' });
         break;
       case 'call-delta': {
         const held = this.#held.get(event.id);
@@ -183,6 +204,7 @@ export class ChatAnswer {
         else {
           // Certain now: the call goes out whole, its arguments in one fragment.
           this.#held.delete(event.id);
+          this.#cut();
           this.#open(event.id, held.name);
           this.#arguments(event.id, held.json + event.json);
         }

@@ -304,6 +304,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         tools: plan.tools,
         // Only the tools the request offers (none with tool_choice "none") are called.
         onlyListed: true,
+        // parallel_tool_calls: false: the first call that ends well is the one; later ones are text.
+        maxCalls: body.parallel_tool_calls === false ? 1 : undefined,
         // The request's tools are the names Cline's form is read by (dialect cline or auto).
         parser: {
           prefilledThinking: 'never',

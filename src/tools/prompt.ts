@@ -59,17 +59,24 @@ export interface ToolPromptOptions {
    * `<tool>` protocol.
    */
   dialect?: Dialect | 'auto';
+  /** Whether a reply may make several calls (default true); false teaches one call per reply. */
+  parallelCalls?: boolean;
 }
 
+const ONE_CALL = '- At most one call per reply: make it, then wait for its result.';
+
 /** How the examples of a dialect's calls are to be read, in a line or two. */
-function dialectRules(dialect: Exclude<Dialect, 'tagcall'>): string[] {
+function dialectRules(dialect: Exclude<Dialect, 'tagcall'>, parallel: boolean): string[] {
   const values = {
     json: '- The arguments are a JSON object.',
     python: '- The arguments are Python keyword arguments with Python literals.',
     text: '- Write text values as they are; numbers, booleans, lists and objects as JSON.',
     gemma: '- Strings go between <|"|> tokens; keys are bare names; numbers and booleans as JSON.',
   };
-  return [values[DIALECT_VALUES[dialect]], '- Several calls in one reply are allowed.'];
+  return [
+    values[DIALECT_VALUES[dialect]],
+    parallel ? '- Several calls in one reply are allowed.' : ONE_CALL,
+  ];
 }
 
 /**
@@ -95,6 +102,7 @@ export function toolPromptFor(
   const dialect =
     options.dialect === undefined || options.dialect === 'auto' ? 'tagcall' : options.dialect;
   const completes = tools.some((t) => t.name === 'task_completion');
+  const parallel = options.parallelCalls !== false;
   const lines =
     dialect === 'tagcall'
       ? [
@@ -111,7 +119,9 @@ export function toolPromptFor(
           '</tool>',
           '',
           'Rules:',
-          '- One call per <tool> block; several blocks in one reply are allowed.',
+          parallel
+            ? '- One call per <tool> block; several blocks in one reply are allowed.'
+            : ONE_CALL,
           '- <server_name> is the server the tool belongs to (listed with each tool).',
           '- Put code, markup and multi-line text in CDATA: <content><![CDATA[ ... ]]></content>.',
           '- A list is the same element repeated; an object is an element with child elements.',
@@ -130,7 +140,7 @@ export function toolPromptFor(
           renderCallIn(dialect, { toolName: 'NAME', arguments: { PARAMETER: 'value' } }),
           '',
           'Rules:',
-          ...dialectRules(dialect),
+          ...dialectRules(dialect, parallel),
           '- The result comes back in the next message as "Tool: NAME" followed by the output.',
           ...(completes
             ? ['- When the task is done, call task_completion with the answer as its result.']
