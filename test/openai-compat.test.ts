@@ -3,6 +3,7 @@ import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, renderCall, startProxy, startReplayModel } from './support/all.js';
+import { listenLocal } from './support/local-server.js';
 
 // #45 item 7: what OpenAI-style clients still missed from `tagcall serve` and `tagcall replay`.
 
@@ -129,5 +130,45 @@ describe('tagcall replay reports usage', () => {
       expect(usage.inputTokens).toBeGreaterThan(0);
       expect(usage.outputTokens).toBe(4);
     }
+  });
+});
+
+describe('tagcall serve passes an upstream refusal on for the client to retry', () => {
+  it("a 429 keeps its Retry-After, so the openai client's own retry waits as asked", async () => {
+    let requests = 0;
+    const upstream = await listenLocal((request, response) => {
+      request.resume();
+      requests++;
+      if (requests === 1) {
+        response
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end('{"error":{"message":"slow down"}}');
+        return;
+      }
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          '{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}',
+        );
+    });
+    cleanups.push(upstream.close);
+    const proxy = await startProxy({ upstream: `${upstream.origin}/v1`, onError: () => {} });
+    cleanups.push(() => proxy.close());
+    const refused = await fetch(`${proxy.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('0');
+    requests = 0;
+    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 1 });
+    const answer = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(answer.choices[0].message.content).toBe('ok');
+    // One attempt per request at the proxy: the client's retry is the second request.
+    expect(requests).toBe(2);
   });
 });

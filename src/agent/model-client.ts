@@ -1,4 +1,17 @@
-import { createParser as createSseParser } from 'eventsource-parser';
+import {
+  type ChatStream,
+  decodeChunk,
+  MAX_RETRY_AFTER_MS,
+  openChatStream,
+  readPrefix,
+  retryAfterMs,
+  retryDelayMs,
+  StreamCutShort,
+  StreamTimeout,
+  StreamTooLarge,
+  sseData,
+  Unreachable,
+} from './chat-stream.js';
 
 /** What a model streams back: text, reasoning, and — after a dropped connection — a restart. */
 export type ModelDelta =
@@ -51,20 +64,6 @@ export const MODEL_CLIENT_DEFAULTS = { timeoutMs: 120_000, retries: 3, maxEventB
 /** How much of an error body is read for its message. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
-/** At most `limit` bytes of a body, decoded; the rest is not read. */
-async function readSome(response: Response, limit: number): Promise<string> {
-  if (response.body === null) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += bytes.length;
-    text += decoder.decode(bytes, { stream: true });
-    if (size >= limit) break;
-  }
-  return text.slice(0, limit);
-}
-
 /** A request the server refused (4xx): retrying will not help. */
 export class ModelError extends Error {
   constructor(
@@ -82,33 +81,31 @@ export class ModelError extends Error {
 /** The server sent nothing for the whole timeout. */
 class SilenceError extends ModelError {}
 
-/** The longest `Retry-After` honoured: a server asking for more is answered with an error. */
-const MAX_RETRY_AFTER_MS = 60_000;
-
-/** `Retry-After` as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
-function retryAfter(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
-}
-
-/** Whether `error` is fetch's failure to connect because nothing listens there. */
-const refused = (error: unknown) =>
-  (error as { cause?: { code?: string } } | null)?.cause?.code === 'ECONNREFUSED';
-
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const abort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
-    });
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });
 
-interface ChunkChoice {
-  delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
-  finish_reason?: string | null;
+/** The message of an error body: OpenAI's `{error: {message}}`, `{error}`, `{message}`, or the text. */
+function errorDetail(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    return (
+      (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ??
+      parsed.message ??
+      body
+    );
+  } catch {
+    return body;
+  }
 }
 
 /**
@@ -118,149 +115,79 @@ interface ChunkChoice {
  */
 export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
   const retries = options.retries ?? MODEL_CLIENT_DEFAULTS.retries;
-  const maxEventBytes = options.maxEventBytes ?? MODEL_CLIENT_DEFAULTS.maxEventBytes;
   const backoff = options.backoffMs ?? 250;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-
   const silence = options.timeoutMs ?? MODEL_CLIENT_DEFAULTS.timeoutMs;
+  // The timeout is on silence (no byte, headers included), not on the whole answer: a CPU
+  // model writing a long file for minutes is not cut off.
+  const limits = {
+    connectTimeoutMs: silence,
+    idleTimeoutMs: silence,
+    maxEventBytes: options.maxEventBytes ?? MODEL_CLIENT_DEFAULTS.maxEventBytes,
+  };
 
-  /**
-   * One request. The timeout is on silence (no byte for `timeoutMs`, headers included), not on
-   * the whole answer: a CPU model writing a long file for minutes is not cut off.
-   */
-  async function* attempt(request: ModelRequest): AsyncGenerator<ModelDelta> {
-    const controller = new AbortController();
-    let silent = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const heard = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        silent = true;
-        controller.abort();
-      }, silence);
-    };
-    const signals = [controller.signal];
-    if (request.signal !== undefined) signals.push(request.signal);
-    const signal = AbortSignal.any(signals);
-    heard();
-    try {
-      yield* answer(request, signal, controller, heard);
-    } catch (error) {
-      if (silent)
-        throw new SilenceError(
-          `the model server sent nothing for ${silence} ms (timeoutMs, --timeout-ms)`,
-          null,
-          true,
-        );
-      if (refused(error))
-        throw new ModelError(
-          `nothing listens at ${url} (connection refused): is the model server running?`,
-          null,
-          true,
-        );
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
+  /** The shared client's failures, as the agent tells and retries them. */
+  const asModelError = (error: unknown): unknown => {
+    if (error instanceof StreamTimeout)
+      return new SilenceError(
+        `the model server sent nothing for ${silence} ms (timeoutMs, --timeout-ms)`,
+        null,
+        true,
+      );
+    if (error instanceof Unreachable || error instanceof StreamCutShort)
+      return new ModelError(error.message, null, true);
+    if (error instanceof StreamTooLarge) return new ModelError(error.message, null, false);
+    return error;
+  };
+
+  async function refusal(stream: ChatStream): Promise<ModelError> {
+    const { response } = stream;
+    const body = await readPrefix(stream, ERROR_BODY_BYTES).catch(() => '');
+    const wait = retryAfterMs(response.headers.get('retry-after'));
+    const retryable =
+      (response.status === 429 || response.status >= 500) &&
+      (wait === undefined || wait <= MAX_RETRY_AFTER_MS);
+    return new ModelError(
+      `model server answered ${response.status}: ${errorDetail(body).slice(0, 500)}`,
+      response.status,
+      retryable,
+      wait,
+    );
   }
 
-  async function* answer(
-    request: ModelRequest,
-    signal: AbortSignal,
-    controller: AbortController,
-    heard: () => void,
-  ): AsyncGenerator<ModelDelta> {
-    const response = await fetch(url, {
-      method: 'POST',
-      signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-        ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }),
-      },
-      body: JSON.stringify({
-        model: options.model,
-        messages: request.messages,
-        stream: true,
-        ...(options.stop !== undefined && { stop: options.stop }),
-        ...(options.temperature !== undefined && { temperature: options.temperature }),
-      }),
-    });
-    if (!response.ok || response.body === null) {
-      const body = await readSome(response, ERROR_BODY_BYTES).catch(() => '');
-      let detail = body;
-      try {
-        const parsed = JSON.parse(body) as {
-          error?: { message?: string } | string;
-          message?: string;
-        };
-        detail =
-          (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ??
-          parsed.message ??
-          body;
-      } catch {
-        // Not JSON: the body as it is.
-      }
-      const wait = retryAfter(response.headers.get('retry-after'));
-      const retryable =
-        (response.status === 429 || response.status >= 500) &&
-        (wait === undefined || wait <= MAX_RETRY_AFTER_MS);
-      throw new ModelError(
-        `model server answered ${response.status}: ${detail.slice(0, 500)}`,
-        response.status,
-        retryable,
-        wait,
+  /** One request, its deltas as they come. */
+  async function* attempt(request: ModelRequest): AsyncGenerator<ModelDelta> {
+    try {
+      const stream = await openChatStream(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }),
+          },
+          body: JSON.stringify({
+            model: options.model,
+            messages: request.messages,
+            stream: true,
+            ...(options.stop !== undefined && { stop: options.stop }),
+            ...(options.temperature !== undefined && { temperature: options.temperature }),
+          }),
+        },
+        limits,
+        request.signal,
       );
-    }
-    const queue: ModelDelta[] = [];
-    let done = false;
-    let tooLarge: ModelError | null = null;
-    const sse = createSseParser({
-      maxBufferSize: maxEventBytes,
-      onError(error) {
-        if (error.type === 'max-buffer-size-exceeded')
-          tooLarge = new ModelError(
-            `the model server sent an SSE event over ${maxEventBytes} bytes`,
-            null,
-            false,
-          );
-      },
-      onEvent(event) {
-        if (event.data === '[DONE]') {
-          done = true;
-          return;
-        }
-        let chunk: { choices?: ChunkChoice[] } | null;
-        try {
-          chunk = JSON.parse(event.data) as { choices?: ChunkChoice[] } | null;
-        } catch {
-          return;
-        }
-        // `data: null`, a number, a list: not a chunk, nothing to take.
-        if (chunk === null || typeof chunk !== 'object') return;
-        const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-        const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
-        if (typeof reasoning === 'string' && reasoning !== '')
-          queue.push({ type: 'reasoning', text: reasoning });
-        const text = choice?.delta?.content;
-        if (typeof text === 'string' && text !== '') queue.push({ type: 'text', text });
-        if (typeof choice?.finish_reason === 'string' && choice.finish_reason !== '')
-          queue.push({ type: 'finish', reason: choice.finish_reason });
-      },
-    });
-    const decoder = new TextDecoder();
-    heard();
-    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-      heard();
-      sse.feed(decoder.decode(bytes, { stream: true }));
-      if (tooLarge !== null) {
-        controller.abort();
-        throw tooLarge;
+      if (!stream.response.ok || stream.response.body === null) throw await refusal(stream);
+      for await (const data of sseData(stream, limits, { requireDone: true })) {
+        const chunk = decodeChunk(data);
+        if (chunk?.reasoning !== undefined) yield { type: 'reasoning', text: chunk.reasoning };
+        if (chunk?.content !== undefined) yield { type: 'text', text: chunk.content };
+        if (chunk?.finish !== undefined) yield { type: 'finish', reason: chunk.finish };
       }
-      while (queue.length > 0) yield queue.shift() as ModelDelta;
-      if (done) return;
+    } catch (error) {
+      throw asModelError(error);
     }
-    if (!done) throw new ModelError('the model stream ended before [DONE]', null, true);
   }
 
   return {
@@ -292,12 +219,11 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
           }
           if (produced)
             yield { type: 'restart', reason: String((error as Error).message ?? error) };
-          // The server's Retry-After when it gave one; else exponential backoff with jitter,
-          // so clients that failed together do not all come back at once.
-          const wait =
-            error instanceof ModelError && error.retryAfterMs !== undefined
-              ? error.retryAfterMs
-              : backoff * 2 ** attemptNo * (0.5 + Math.random() / 2);
+          const wait = retryDelayMs(
+            attemptNo,
+            backoff,
+            error instanceof ModelError ? error.retryAfterMs : undefined,
+          );
           await sleep(wait, request.signal);
         }
       }

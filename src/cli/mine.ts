@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import picomatch from 'picomatch';
+import { drained } from '../server/backpressure.js';
 import {
   addAssistant,
   addFinding,
@@ -130,22 +131,6 @@ async function isJsonl(path: string): Promise<boolean> {
     return layoutOf(newline === -1 ? chunk : chunk.slice(0, newline)) === 'jsonl';
   }
   return false;
-}
-
-/**
- * Resolves when `out` drains or fails, removing both listeners as soon as one fires (racing
- * two `events.once` leaves the loser's listener behind: one per wait, thousands in a big scan).
- */
-function drained(out: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('error', done);
-      resolve();
-    };
-    out.on('drain', done);
-    out.on('error', done);
-  });
 }
 
 export interface Progress {

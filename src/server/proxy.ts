@@ -2,21 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNativeCalls } from '../adapters/native-calls.js';
+import {
+  type ChatStream,
+  type ChunkDelta,
+  decodeChunk,
+  openChatStream,
+  readCapped,
+  StreamTimeout,
+  StreamTooLarge,
+  sseData,
+  Unreachable,
+} from '../agent/chat-stream.js';
 import type { ParserOptions } from '../protocol/index.js';
-import { isJsonObject } from '../protocol/json-call.js';
+import { pipeBody, roomFor } from './backpressure.js';
 import { BadRequest, type ChatRequest, planUpstream, readChatRequest } from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';
 import { createGuard } from './guard.js';
-import {
-  callUpstream,
-  pipeBody,
-  readCapped,
-  readEvents,
-  roomFor,
-  type UpstreamCall,
-  UpstreamTimeout,
-  UpstreamTooLarge,
-} from './upstream.js';
 
 export interface ProxyOptions {
   /** The model server's OpenAI-compatible base URL, e.g. `http://127.0.0.1:8080/v1`. */
@@ -61,6 +62,11 @@ export interface ProxyOptions {
   streamCallsEarly?: boolean;
   /** Sees errors that are the proxy's own (answered 500); default: written to stderr. */
   onError?: (error: unknown) => void;
+  /**
+   * Sees each upstream failure answered 502 or 504 (unreachable, timed out, over a cap), in
+   * words that name the cause and the URL; default: written to stderr.
+   */
+  onUpstreamError?: (message: string) => void;
   parser?: Omit<ParserOptions, 'onEvent'>;
 }
 
@@ -116,36 +122,21 @@ function sendError(
 
 /** What an upstream failure is for the client: its status, type and message. */
 function upstreamFailure(error: unknown): { status: number; type: string; message: string } {
-  if (error instanceof UpstreamTimeout)
+  if (error instanceof StreamTimeout)
     return { status: 504, type: 'upstream_timeout', message: error.message };
-  if (error instanceof UpstreamTooLarge)
+  if (error instanceof StreamTooLarge)
     return { status: 502, type: 'upstream_error', message: error.message };
+  if (error instanceof Unreachable)
+    return {
+      status: 502,
+      type: 'upstream_error',
+      message: `upstream unreachable: ${error.message}`,
+    };
   return {
     status: 502,
     type: 'upstream_error',
     message: `upstream failed: ${(error as Error).message ?? String(error)}`,
   };
-}
-
-interface UpstreamDelta {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-}
-
-interface UpstreamChunk {
-  choices?: Array<{ delta?: UpstreamDelta; finish_reason?: string | null }>;
-  usage?: unknown;
-}
-
-/** An upstream chunk, or null for data that is not one (`null`, a number, broken JSON). */
-function chunkOf(data: string): UpstreamChunk | null {
-  try {
-    const value: unknown = JSON.parse(data);
-    return isJsonObject(value) ? (value as UpstreamChunk) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -163,12 +154,26 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     connectTimeoutMs: options.connectTimeoutMs ?? PROXY_DEFAULTS.connectTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs ?? PROXY_DEFAULTS.idleTimeoutMs,
     maxEventBytes: options.maxEventBytes ?? PROXY_DEFAULTS.maxEventBytes,
+    serverName: 'the upstream',
   };
   const guard = createGuard(options);
   const onError =
     options.onError ??
     ((error: unknown) =>
       process.stderr.write(`tagcall serve: ${(error as Error).stack ?? error}\n`));
+  const onUpstreamError =
+    options.onUpstreamError ??
+    ((message: string) => process.stderr.write(`tagcall serve: ${message}\n`));
+  /** Answers an upstream failure (an SSE error once streaming) and logs it. */
+  const failUpstream = (response: ServerResponse, error: unknown) => {
+    const failure = upstreamFailure(error);
+    onUpstreamError(failure.message);
+    if (!response.headersSent)
+      return sendError(response, failure.status, failure.message, failure.type);
+    response.end(
+      `data: ${JSON.stringify({ error: { message: failure.message, type: failure.type } })}\n\n`,
+    );
+  };
 
   const upstreamHeaders = (request: IncomingMessage): Record<string, string> => {
     // A client's key for this proxy (requireKey) is not the upstream's: never pass it on.
@@ -181,37 +186,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   };
 
-  /** Calls upstream; on failure answers the client (502, or 504 on a timeout) and returns null. */
+  /**
+   * Calls upstream, aborted when the client goes away; on failure answers the client (502, or
+   * 504 on a timeout) and returns null. One attempt: a failure is the client's to retry (the
+   * upstream's status and `Retry-After` are passed on), so retries do not multiply.
+   */
   async function fetchUpstream(
     request: IncomingMessage,
     response: ServerResponse,
     path: string,
     init: RequestInit,
-  ): Promise<UpstreamCall | null> {
+  ): Promise<ChatStream | null> {
+    const gone = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) gone.abort(new Error('the client went away'));
+    });
     try {
-      return await callUpstream(
+      return await openChatStream(
         `${upstream}${path}`,
         { ...init, headers: upstreamHeaders(request) },
-        response,
         limits,
+        gone.signal,
       );
     } catch (error) {
-      if (!response.destroyed) {
-        const failure = upstreamFailure(error);
-        const message =
-          failure.status === 504
-            ? failure.message
-            : `upstream unreachable: ${(error as Error).message}`;
-        sendError(response, failure.status, message, failure.type);
-      }
+      if (!response.destroyed) failUpstream(response, error);
       return null;
     }
   }
 
   /** The upstream's answer as it is (status, type, body), streamed with backpressure. */
-  async function passThrough(call: UpstreamCall, response: ServerResponse): Promise<void> {
+  async function passThrough(call: ChatStream, response: ServerResponse): Promise<void> {
+    const retryAfter = call.response.headers.get('retry-after');
     response.writeHead(call.response.status, {
       'content-type': call.response.headers.get('content-type') ?? 'application/json',
+      ...(retryAfter !== null && { 'retry-after': retryAfter }),
     });
     try {
       await pipeBody(call, response);
@@ -228,10 +236,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (!call.response.ok || modelMap.size === 0) return passThrough(call, response);
     let list: { data?: Array<{ id: string }> };
     try {
-      list = JSON.parse(await readCapped(call, maxAnswerBytes)) as typeof list;
+      list = JSON.parse(await readCapped(call, maxAnswerBytes, 'the upstream')) as typeof list;
     } catch (error) {
-      const failure = upstreamFailure(error);
-      return sendError(response, failure.status, failure.message, failure.type);
+      return failUpstream(response, error);
     }
     for (const alias of modelMap.keys())
       list.data?.push({ id: alias, object: 'model', owned_by: 'tagcall' } as { id: string });
@@ -317,16 +324,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
     let finish: string | null = null;
     let usage: unknown;
-    const take = (data: UpstreamChunk) => {
-      if (data.usage !== undefined && data.usage !== null) usage = data.usage;
-      const choice = Array.isArray(data.choices) ? data.choices[0] : undefined;
-      const delta = isJsonObject(choice?.delta) ? choice.delta : undefined;
-      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-      if (typeof reasoning === 'string' && reasoning !== '') answer.reasoning(reasoning);
-      if (typeof delta?.content === 'string' && delta.content !== '') native.feed(delta.content);
-      if (typeof choice?.finish_reason === 'string') finish = choice.finish_reason;
+    const take = (data: ChunkDelta | null) => {
+      if (data === null) return;
+      if (data.usage !== undefined) usage = data.usage;
+      if (data.reasoning !== undefined) answer.reasoning(data.reasoning);
+      if (data.content !== undefined) native.feed(data.content);
+      if (data.finish !== undefined) finish = data.finish;
       if (!streaming && answer.size > maxAnswerBytes) {
-        const error = new UpstreamTooLarge(`the upstream's answer passed ${maxAnswerBytes} bytes`);
+        const error = new StreamTooLarge(`the upstream's answer passed ${maxAnswerBytes} bytes`);
         call.abort(error);
         throw error;
       }
@@ -334,36 +339,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     try {
       if (call.response.headers.get('content-type')?.includes('application/json')) {
         // A server that answered `stream: true` with one JSON completion anyway.
-        const whole = chunkOf(await readCapped(call, maxAnswerBytes)) as {
-          choices?: Array<{ message?: UpstreamDelta; finish_reason?: string | null }>;
-          usage?: unknown;
-        } | null;
-        take({
-          choices: (Array.isArray(whole?.choices) ? whole.choices : []).map((c) => ({
-            delta: c?.message,
-            finish_reason: c?.finish_reason,
-          })),
-          usage: whole?.usage,
-        });
+        take(decodeChunk(await readCapped(call, maxAnswerBytes, 'the upstream')));
       } else {
-        await readEvents(
-          call,
-          limits.maxEventBytes,
-          (data) => {
-            const parsed = chunkOf(data);
-            if (parsed !== null) take(parsed);
-          },
-          () => roomFor(response),
-        );
+        for await (const data of sseData(call, limits)) {
+          take(decodeChunk(data));
+          await roomFor(response);
+        }
       }
     } catch (error) {
       if (response.destroyed) return;
-      const failure = upstreamFailure(error);
-      if (!streaming) return sendError(response, failure.status, failure.message, failure.type);
-      response.end(
-        `data: ${JSON.stringify({ error: { message: failure.message, type: failure.type } })}\n\n`,
-      );
-      return;
+      return failUpstream(response, error);
     }
     if (response.destroyed) return;
     native.end();

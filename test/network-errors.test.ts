@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIClient } from './support/all.js';
+import { listenLocal } from './support/local-server.js';
+import { runChild } from './support/run-child.js';
+
+// #45 item 4: a request that reaches no server said `fetch failed` (`tagcall run`) or
+// `502 upstream unreachable: fetch failed` with nothing logged (`tagcall serve`). The message
+// names the cause, the URL and what to try, and serve logs it.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A port on 127.0.0.1 that nothing listens on: bound, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const runCli = (args: string[]) =>
+  runChild(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], ROOT);
+
+const runTask = (baseUrl: string) =>
+  runCli(['run', 'hello', '--base-url', baseUrl, '--model', 'm', '--workspace', ROOT]);
+
+describe('tagcall run names why the model server cannot be reached', () => {
+  it('port 1, which fetch refuses before connecting (the case of the report)', async () => {
+    const run = await runTask('http://127.0.0.1:1/v1');
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toContain('fetch failed');
+    expect(run.stderr).toContain(
+      'fetch refuses the port of http://127.0.0.1:1/v1/chat/completions (a blocked port, as browsers block it): use another port',
+    );
+  });
+
+  it('a port nothing listens on', async () => {
+    const port = await closedPort();
+    const run = await runTask(`http://127.0.0.1:${port}/v1`);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `nothing listens at http://127.0.0.1:${port}/v1/chat/completions (connection refused): is the model server running?`,
+    );
+  });
+
+  it('https:// to a server that speaks http: a TLS failure, with what to try', async () => {
+    const server = await listenLocal((_request, response) => response.end('{}'));
+    cleanups.push(server.close);
+    const url = `${server.origin.replace('http:', 'https:')}/v1`;
+    const client = createOpenAIClient({ baseUrl: url, model: 'm', retries: 0 });
+    const error = await (async () => {
+      for await (const _ of client.stream({ messages: [{ role: 'user', content: 'hi' }] })) {
+      }
+    })().catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^TLS with ${url}/chat/completions failed \\(ERR_SSL_[A-Z_]+\\): an http:// server asked over https://`,
+      ),
+    );
+  });
+});
+
+describe('tagcall serve says and logs why the upstream cannot be reached', () => {
+  it('answers 502 naming the cause and the URL, and writes it to stderr', async () => {
+    const port = await closedPort();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        '--upstream',
+        `http://127.0.0.1:${port}/v1`,
+        '--port',
+        '0',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    cleanups.push(() => child.kill('SIGTERM'));
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (data: Buffer) => {
+        stderr += data;
+        const match = /listening on (\S+)/.exec(stderr);
+        if (match) resolve(match[1]);
+      });
+      child.on('exit', () => reject(new Error(stderr)));
+    });
+    const client = new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
+    const error = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    const expected = `upstream unreachable: nothing listens at http://127.0.0.1:${port}/v1/chat/completions (connection refused): is the upstream running?`;
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((error as Error).message).toContain(expected);
+    await expect.poll(() => stderr).toContain(`tagcall serve: ${expected}`);
+  });
+});
+
+describe('a URL with credentials', () => {
+  it('the message shows it without them', async () => {
+    const client = createOpenAIClient({
+      baseUrl: 'http://user:SECRET@127.0.0.1:9/v1',
+      model: 'm',
+      retries: 0,
+    });
+    const error = await (async () => {
+      for await (const _ of client.stream({ messages: [{ role: 'user', content: 'hi' }] })) {
+      }
+    })().catch((e: Error) => e);
+    expect((error as Error).message).toContain('http://***@127.0.0.1:9/v1/chat/completions');
+    expect((error as Error).message).not.toContain('SECRET');
+  });
+});
