@@ -1,4 +1,5 @@
 import { toJsonText } from '../messages/index.js';
+import { createGroupCommit } from './group-commit.js';
 import { type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage } from './optional-peer.js';
 
@@ -7,7 +8,10 @@ export interface PostgresStoreOptions {
   connectionString: string;
   /** The table (created on first use). Default `tagcall_messages`. */
   table?: string;
-  /** Connections at most. Default 4. */
+  /**
+   * Connections at most, and so transactions of appends at once (each commits every append
+   * queued when it starts: group commit). Default 4; see docs/memory.md for choosing it.
+   */
   maxConnections?: number;
   /** Connecting, and each statement. Default 10 s. */
   timeoutMs?: number;
@@ -19,6 +23,11 @@ interface Pool {
   end(): Promise<void>;
 }
 type PoolConstructor = new (config: Record<string, unknown>) => Pool;
+
+const maxConnections = (options: PostgresStoreOptions) => options.maxConnections ?? 4;
+/** One transaction of appends at most: rows, and characters of JSON. */
+const BATCH_ROWS = 1000;
+const BATCH_CHARS = 16 * 2 ** 20;
 
 async function createPool(options: PostgresStoreOptions): Promise<Pool> {
   let Pool: PoolConstructor;
@@ -35,7 +44,7 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
   const timeout = options.timeoutMs ?? 10_000;
   return new Pool({
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 4,
+    max: maxConnections(options),
     connectionTimeoutMillis: timeout,
     statement_timeout: timeout,
     query_timeout: timeout,
@@ -47,10 +56,12 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
  * one table, `seq bigserial` giving the order appended, the message as `json` (the JSONL
  * record's JSON, bytes as envelopes), queryable with `->`/`->>` or cast to `jsonb`. Not
  * `jsonb`: it reorders object keys (a call's arguments would come back, and be shown to the
- * model, in another order) and refuses `\u0000`, which tool output can hold. The table is created on first use (`CREATE TABLE IF NOT
- * EXISTS`, safe when several processes start at once). Every append is its own statement,
- * committed (and so durable, under the server's default `synchronous_commit`) before its
- * promise resolves; any number of processes may append to one thread. A row is never
+ * model, in another order) and refuses `\u0000`, which tool output can hold. The table is
+ * created on first use (`CREATE TABLE IF NOT EXISTS`, safe when several processes start at
+ * once). An append resolves once the transaction holding it has committed (durable, under the
+ * server's default `synchronous_commit`); appends made while the pool's connections are busy
+ * are committed together, one statement for all (group commit), so many concurrent writers pay
+ * about one commit each round. Any number of processes may append to one thread. A row is never
  * half-written: `damaged` lists only rows that are not a message.
  */
 export function createPostgresStore(options: PostgresStoreOptions): MessageStore {
@@ -84,12 +95,22 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
     return ready;
   };
 
+  const writer = createGroupCommit({
+    // In the order appended: the sequence numbers follow the rows' positions in the arrays.
+    write: async (rows) => {
+      await (await pool()).query(
+        `INSERT INTO ${table} (thread_id, message) SELECT thread_id, message FROM unnest($1::text[], $2::json[]) WITH ORDINALITY AS batch (thread_id, message, position) ORDER BY position`,
+        [rows.map((row) => row.threadId), rows.map((row) => row.text)],
+      );
+    },
+    concurrency: maxConnections(options),
+    maxRows: BATCH_ROWS,
+    maxChars: BATCH_CHARS,
+  });
+
   return {
     async append(threadId, message) {
-      await (await pool()).query(`INSERT INTO ${table} (thread_id, message) VALUES ($1, $2)`, [
-        threadId,
-        toJsonText(message),
-      ]);
+      await writer.append({ threadId, text: toJsonText(message) });
     },
     async load(threadId) {
       const { rows } = await (await pool()).query(
@@ -108,6 +129,7 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
       return rows.map((row) => String(row.thread_id));
     },
     async close() {
+      await writer.drained();
       if (ready === null) return;
       const open = ready;
       ready = null;

@@ -1,4 +1,5 @@
 import { toJsonText } from '../messages/index.js';
+import { createGroupCommit } from './group-commit.js';
 import { type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage } from './optional-peer.js';
 
@@ -13,6 +14,7 @@ interface Statement {
   all(...params: unknown[]): Array<Record<string, unknown>>;
 }
 interface Database {
+  readonly inTransaction: boolean;
   exec(sql: string): void;
   prepare(sql: string): Statement;
   close(): void;
@@ -53,9 +55,10 @@ async function openDatabase(path: string): Promise<Database> {
 /**
  * Threads in one SQLite file through `libsql` (an optional peer: `npm i libsql`), one row per
  * message in the order appended (an autoincrement sequence), each message as the same JSON text
- * a JSONL record holds (bytes as envelopes). Every append is its own transaction, synced to
- * disk before its promise resolves; several processes may append to one file (SQLite's lock,
- * waited on for up to 10 s). A row is never half-written, so `damaged` lists only rows that are
+ * a JSONL record holds (bytes as envelopes). An append resolves once the transaction holding it
+ * is synced to disk; appends made in one turn of the event loop, or while a commit was under
+ * way, share one transaction (group commit: one sync for many writers). Several processes may
+ * append to one file (SQLite's lock, waited on for up to 10 s). A row is never half-written, so `damaged` lists only rows that are
  * not a message (edited by hand), as `corrupt` with their place in the thread.
  */
 export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
@@ -71,10 +74,29 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
     return { db, ...statements };
   };
 
+  const writer = createGroupCommit({
+    write: async (rows) => {
+      const { db, insert } = await database();
+      // IMMEDIATE takes the write lock at the start, so the transaction cannot fail half-way
+      // on another process's lock.
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const row of rows) insert.run(row.threadId, row.text);
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    // One connection, and its calls block: one transaction at a time.
+    concurrency: 1,
+    maxRows: 1000,
+    maxChars: 16 * 2 ** 20,
+  });
+
   return {
     async append(threadId, message) {
-      const { insert } = await database();
-      insert.run(threadId, toJsonText(message));
+      await writer.append({ threadId, text: toJsonText(message) });
     },
     async load(threadId) {
       const { select } = await database();
@@ -92,6 +114,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
         .map((row) => String(row.thread_id));
     },
     async close() {
+      await writer.drained();
       if (opened === null) return;
       const db = await opened;
       opened = null;
