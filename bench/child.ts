@@ -14,7 +14,7 @@ import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
 import { type ReplyFormat, runReplies } from './reply-peers.js';
 import { runSetupCost } from './setup-cost.js';
-import { runStores } from './stores.js';
+import { runConcurrentStores, runStores } from './stores.js';
 
 const [section, arg, flag] = process.argv.slice(2);
 const sections: Record<string, () => unknown> = {
@@ -32,6 +32,7 @@ const sections: Record<string, () => unknown> = {
   setup: runSetupCost,
   dialects: () => runDialectCost(Number(arg)),
   stores: runStores,
+  'concurrent-stores': runConcurrentStores,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);
