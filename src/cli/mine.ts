@@ -8,7 +8,9 @@ import picomatch from 'picomatch';
 import { drained } from '../server/backpressure.js';
 import {
   addAssistant,
+  addFailed,
   addFinding,
+  addMessage,
   compareBytes,
   createStats,
   findingRecord,
@@ -160,6 +162,8 @@ export async function scanFile(
             if (f.type === 'call') progress.calls(1);
           },
           assistant: (t, k) => addAssistant(stats, t, k),
+          message: (line) => addMessage(stats, file.name ?? file.path, line),
+          failed: (toolName) => addFailed(stats, toolName),
         }
       : {
           finding: (f) => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import {
   createStats,
   mergeStats,
@@ -8,6 +8,7 @@ import {
 import { CliError, defineCommand, UsageError } from './command.js';
 import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
+import { statsHtml } from './stats-html.js';
 
 /** The stats as `--json` prints them: the counts and the rates derived from them. */
 export function statsJson(stats: TranscriptStats) {
@@ -101,6 +102,8 @@ slowest calls.
 
 Options:
   --json                a JSON object instead of the table
+  --html FILE           also write a report to FILE: one self-contained HTML page (charts and
+                        tables, no network needed) to open in a browser
   --merge               the PATHs are outputs of stats --json (parts of a log read apart, e.g.
                         on a cluster): print their sum, the same as the stats of the whole
 ${MINING_USAGE}
@@ -111,7 +114,12 @@ export const statsCommand = defineCommand({
   name: 'stats',
   usage: USAGE,
   positionals: true,
-  options: { json: { type: 'boolean' }, merge: { type: 'boolean' }, ...MINING_FLAGS },
+  options: {
+    json: { type: 'boolean' },
+    merge: { type: 'boolean' },
+    html: { type: 'string' },
+    ...MINING_FLAGS,
+  },
   async run(flags, usage) {
     let stats: TranscriptStats;
     if (flags.values.merge === true) {
@@ -120,6 +128,11 @@ export const statsCommand = defineCommand({
       stats = createStats();
       for (const path of flags.positionals) mergeStats(stats, await readPart(path));
     } else stats = await mine({ ...miningSettings(flags, usage), mode: 'stats' });
+    const html = flags.values.html;
+    if (typeof html === 'string') {
+      const read = flags.positionals.length === 0 ? ['-'] : flags.positionals;
+      await writeFile(html, statsHtml(stats, `tagcall stats: ${read.join(' ')}`));
+    }
     process.stdout.write(
       flags.values.json === true
         ? `${JSON.stringify(statsJson(stats), null, 2)}\n`

@@ -9,10 +9,15 @@ export {
   scanTranscript,
 } from './scan.js';
 export {
+  ALONG_LOG_BLOCKS,
+  type AlongLog,
   addAssistant,
+  addFailed,
   addFinding,
+  addMessage,
   compareBytes,
   createStats,
+  type LogBlock,
   mergeStats,
   type RankedCall,
   summarizeStats,

@@ -78,6 +78,10 @@ export interface ScanSink {
   finding(finding: Finding): void;
   /** Characters an assistant wrote, as text (calls included) and as thinking. */
   assistant(textChars: number, thinkingChars: number): void;
+  /** An assistant message begins, on `line` of the file (none in a JSON document). */
+  message?(line: number | undefined): void;
+  /** A tool result marked as an error (a structured log): the call to `toolName` failed. */
+  failed?(toolName: string): void;
 }
 
 /**
@@ -212,12 +216,14 @@ export async function scanTranscript(
 
   const scanMessage = (message: Message, location: Omit<Location, 'offset'>) => {
     const byAssistant = message.role === 'assistant';
+    if (byAssistant) sink.message?.(location.line);
     let offset = 0;
     for (const part of message.parts) {
       if (part.kind === 'text') {
         scanText(part.text, located(location, offset, {}), byAssistant);
         offset += part.text.length;
       } else if (part.kind === 'tool-result') {
+        if (part.isError) sink.failed?.(part.toolName);
         scanText(part.output, located(location, 0, {}), false);
       } else if (part.kind === 'thinking' && byAssistant) {
         sink.assistant(0, part.text.length);
@@ -259,6 +265,7 @@ export async function scanTranscript(
     if (plain !== null) {
       // As scanMessage reads the one text part of each (an empty text holds nothing).
       plain.forEach((m, i) => {
+        if (m.role === 'assistant') sink.message?.(location.line);
         if (m.text === '') return;
         const at = { file: location.file, line: location.line, messageIndex: i, offset: 0 };
         scanText(m.text, at, m.role === 'assistant');
@@ -325,6 +332,7 @@ export async function scanTranscript(
   }
 
   if (mode === 'text') {
+    sink.message?.(firstLineNumber);
     beginText({ file, line: firstLineNumber, offset: 0 }, true);
     for await (const chunk of rest()) parser.feed(chunk);
     endText();
@@ -352,6 +360,7 @@ export async function scanTranscript(
       value = JSON.parse(text);
     } catch {
       // It only looked like JSON: it is a reply.
+      sink.message?.(1);
       scanText(text, { file, line: 1, offset: 0 }, true);
       return;
     }

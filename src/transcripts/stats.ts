@@ -10,13 +10,36 @@ export interface RankedCall {
   durationMs?: number;
 }
 
+/** Calls and assistant messages in lines `block * linesPerBlock + 1 …` of a file. */
+export interface LogBlock {
+  file: string;
+  block: number;
+  messages: number;
+  calls: number;
+}
+
+/**
+ * Calls and assistant messages along the log, in blocks of a file's lines: the fewest lines a
+ * block (a power of two) that makes at most `ALONG_LOG_BLOCKS` blocks, or one block a file.
+ * Blocks are cut at absolute line numbers, so parts of a log read apart merge to the whole's.
+ */
+export interface AlongLog {
+  linesPerBlock: number;
+  /** In file (byte order) and line order. */
+  blocks: LogBlock[];
+}
+
 /** What `tagcall stats` counts; every field adds up across files (see `mergeStats`). */
 export interface TranscriptStats {
   files: number;
   bytes: number;
   calls: number;
   quoted: number;
+  /** Assistant messages (a text file, or a JSON reply, is one). */
+  messages: number;
   byTool: Record<string, number>;
+  /** Tool results marked as errors (structured logs), by the tool that failed. */
+  failedByTool: Record<string, number>;
   byServer: Record<string, number>;
   byFormat: Record<string, number>;
   errorsByCode: Record<string, number>;
@@ -26,7 +49,10 @@ export interface TranscriptStats {
   argumentChars: number;
   largest: RankedCall[];
   slowest: RankedCall[];
+  alongLog: AlongLog;
 }
+
+export const ALONG_LOG_BLOCKS = 200;
 
 export function createStats(): TranscriptStats {
   return {
@@ -34,7 +60,9 @@ export function createStats(): TranscriptStats {
     bytes: 0,
     calls: 0,
     quoted: 0,
+    messages: 0,
     byTool: {},
+    failedByTool: {},
     byServer: {},
     byFormat: {},
     errorsByCode: {},
@@ -44,6 +72,7 @@ export function createStats(): TranscriptStats {
     argumentChars: 0,
     largest: [],
     slowest: [],
+    alongLog: { linesPerBlock: 1, blocks: [] },
   };
 }
 
@@ -92,10 +121,78 @@ function rank(
 const bySize = compareRanked((c) => c.chars);
 const byDuration = compareRanked((c) => c.durationMs ?? 0);
 
+const byPlace = (a: LogBlock, b: LogBlock) => compareBytes(a.file, b.file) || a.block - b.block;
+
+/** Two lists in place order as one, in linear time. */
+function mergeSorted(a: readonly LogBlock[], b: readonly LogBlock[]): LogBlock[] {
+  const out: LogBlock[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length)
+    out.push(j === b.length || (i < a.length && byPlace(a[i], b[j]) <= 0) ? a[i++] : b[j++]);
+  return out;
+}
+
+/** Blocks in place order `factor` times as long (a power of two), same places summed. */
+function rebucket(blocks: readonly LogBlock[], factor: number): LogBlock[] {
+  const out: LogBlock[] = [];
+  for (const b of blocks) {
+    const block = Math.floor(b.block / factor);
+    const last = out[out.length - 1];
+    if (last !== undefined && last.file === b.file && last.block === block) {
+      last.messages += b.messages;
+      last.calls += b.calls;
+    } else out.push({ ...b, block });
+  }
+  return out;
+}
+
+/** Doubles the block size until the blocks are few enough, or one a file. */
+function coarsen(along: AlongLog): void {
+  while (along.blocks.length > ALONG_LOG_BLOCKS && along.blocks.some((b) => b.block > 0)) {
+    along.linesPerBlock *= 2;
+    along.blocks = rebucket(along.blocks, 2);
+  }
+}
+
+function addAlong(
+  stats: TranscriptStats,
+  file: string,
+  line: number,
+  messages: number,
+  calls: number,
+) {
+  const along = stats.alongLog;
+  const block = Math.floor((line - 1) / along.linesPerBlock);
+  // Findings come in order within a file: the block is nearly always the last one.
+  const last = along.blocks[along.blocks.length - 1];
+  if (last !== undefined && last.file === file && last.block === block) {
+    last.messages += messages;
+    last.calls += calls;
+    return;
+  }
+  const added = { file, block, messages, calls };
+  if (last === undefined || byPlace(last, added) < 0) along.blocks.push(added);
+  else along.blocks = rebucket(mergeSorted(along.blocks, [added]), 1);
+  coarsen(along);
+}
+
+/** An assistant message at `line` of `file` (1 where the file has no lines: a JSON document). */
+export function addMessage(stats: TranscriptStats, file: string, line = 1): void {
+  stats.messages++;
+  addAlong(stats, file, line, 1, 0);
+}
+
+/** A tool result marked as an error. */
+export function addFailed(stats: TranscriptStats, toolName: string): void {
+  bump(stats.failedByTool, toolName);
+}
+
 export function addFinding(stats: TranscriptStats, finding: Finding): void {
   switch (finding.type) {
     case 'call': {
       stats.calls++;
+      addAlong(stats, finding.file, finding.line ?? 1, 0, 1);
       bump(stats.byTool, finding.toolName);
       bump(stats.byServer, finding.serverName);
       bump(stats.byFormat, finding.format);
@@ -150,13 +247,33 @@ export function mergeStats(into: TranscriptStats, from: TranscriptStats): Transc
     'bytes',
     'calls',
     'quoted',
+    'messages',
     'assistantTextChars',
     'assistantThinkingChars',
     'argumentChars',
   ] as const)
     into[key] += from[key];
-  for (const key of ['byTool', 'byServer', 'byFormat', 'errorsByCode', 'warningsByCode'] as const)
+  for (const key of [
+    'byTool',
+    'failedByTool',
+    'byServer',
+    'byFormat',
+    'errorsByCode',
+    'warningsByCode',
+  ] as const)
     for (const [name, n] of Object.entries(from[key])) bump(into[key], name, n);
+  const linesPerBlock = Math.max(into.alongLog.linesPerBlock, from.alongLog.linesPerBlock);
+  into.alongLog = {
+    linesPerBlock,
+    blocks: rebucket(
+      mergeSorted(
+        rebucket(into.alongLog.blocks, linesPerBlock / into.alongLog.linesPerBlock),
+        rebucket(from.alongLog.blocks, linesPerBlock / from.alongLog.linesPerBlock),
+      ),
+      1,
+    ),
+  };
+  coarsen(into.alongLog);
   for (const c of from.largest) rank(into.largest, c, bySize);
   for (const c of from.slowest) rank(into.slowest, c, byDuration);
   return into;
