@@ -6,6 +6,7 @@ import {
   renderToolPrompt,
   toolPromptFor,
 } from './support/all.js';
+import { gcChildOutput } from './support/gc-child.js';
 
 const add = defineTool({
   name: 'add',
@@ -124,6 +125,15 @@ describe('local dispatch', () => {
     }));
     const results = await createToolbox({ tools: [sleep], concurrency: 3 }).dispatchAll(calls);
     expect(results.map((r) => r.output)).toEqual(['slept 300', 'slept 10', 'slept 150']);
+  });
+});
+
+describe('a settled call', () => {
+  it('leaves nothing behind while its timeout is pending (n against 2n calls, one long-lived signal)', () => {
+    const held = (calls: number) =>
+      Number(gcChildOutput('./retained-by-dispatch.ts', [String(calls)]));
+    // Each call returns 64 KiB: 200 more calls kept alive would be 12.5 MiB more.
+    expect(held(400) - held(200)).toBeLessThan(4);
   });
 });
 

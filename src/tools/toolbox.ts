@@ -230,9 +230,21 @@ export function createToolbox(options: ToolboxOptions = {}) {
     dispatchOptions: DispatchOptions = {},
   ): Promise<DispatchReport> {
     const timeoutMs = dispatchOptions.timeoutMs ?? timeoutDefault;
-    const signals = [AbortSignal.timeout(timeoutMs)];
-    if (dispatchOptions.signal !== undefined) signals.push(dispatchOptions.signal);
-    const signal = AbortSignal.any(signals);
+    // The call's own signal, timer and listener, all let go when it settles: a timeout signal
+    // (AbortSignal.timeout, and AbortSignal.any over one) keeps its listeners, and through them
+    // the call's result, until it fires, so every call would hold its output for the timeout.
+    const callScope = new AbortController();
+    const signal = callScope.signal;
+    const timer = setTimeout(
+      () => callScope.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
+    // Like AbortSignal.timeout's, the timer alone does not keep the process alive.
+    timer.unref();
+    const caller = dispatchOptions.signal;
+    const cancel = () => callScope.abort(caller?.reason);
+    if (caller?.aborted === true) cancel();
+    else caller?.addEventListener('abort', cancel, { once: true });
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const report = (text: string, outcome: DispatchOutcome): DispatchReport => ({
@@ -278,6 +290,9 @@ export function createToolbox(options: ToolboxOptions = {}) {
           : report(`${call.toolName} was cancelled`, 'cancelled');
       }
       return report(`${call.toolName} failed: ${message(error)}`, 'threw');
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', cancel);
     }
   }
 
