@@ -8,7 +8,7 @@ import { type Member, orderedMembers } from './members.js';
 import { alt, chars, type Expr, type Grammar, lit, mark, opt, rep, seq, star } from './model.js';
 import { lineStartLead } from './reply.js';
 import { createRules, type Rules } from './rules.js';
-import { GrammarError } from './schema-types.js';
+import { checkSchemaDepth, GrammarError } from './schema-types.js';
 import { textValues } from './text-values.js';
 import { TAGCALL_TEXT, type ToolLike } from './tool-grammar.js';
 import { type GrammarTrigger, lineStartTrigger, TriggerType } from './triggers.js';
@@ -135,13 +135,15 @@ function formOf(dialect: GrammarDialect): DialectForm {
  * writes them, its argument syntax (JSON, Python keywords, Gemma's, or element text) with the
  * schema's properties in schema order. The calls come last, after any text (as the templates
  * and llama.cpp's own grammars put them). Throws a `GrammarError` for what the form cannot
- * write (a required property it cannot name).
+ * write (a required property it cannot name, a schema nesting deeper than
+ * `SCHEMA_LIMITS.maxDepth`).
  */
 export function buildDialectGrammar(
   dialect: GrammarDialect,
   tools: readonly ToolLike[],
   options: DialectGrammarOptions = {},
 ): Grammar {
+  checkSchemaDepth(tools);
   const form = formOf(dialect);
   const rules = createRules();
   const names = tools.map((t) => t.name);

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../protocol/index.js';
-import type { JsonSchema } from '../tools/index.js';
+import { nestsDeeperThan } from '../protocol/json-depth.js';
+import { type JsonSchema, SCHEMA_LIMITS } from '../tools/index.js';
 import { alt, chars, type Expr, lit, opt, plus, rep, seq } from './model.js';
 
 /** A schema's types, null apart: `nullable` when `null` is one of them (or an enum member). */
@@ -39,6 +40,18 @@ export function fixedValues(
 /** A tool list a grammar cannot be written for: the message names the tool and property. */
 export class GrammarError extends Error {
   override name = 'GrammarError';
+}
+
+/**
+ * Refuses a tool whose schema nests deeper than `SCHEMA_LIMITS.maxDepth`: the builders recurse
+ * over schemas, and one from a client or an MCP server could otherwise overflow the stack.
+ */
+export function checkSchemaDepth(tools: readonly { name: string; inputSchema: JsonSchema }[]) {
+  for (const tool of tools)
+    if (nestsDeeperThan(tool.inputSchema, SCHEMA_LIMITS.maxDepth))
+      throw new GrammarError(
+        `the schema of ${tool.name} nests deeper than ${SCHEMA_LIMITS.maxDepth} levels`,
+      );
 }
 
 /**

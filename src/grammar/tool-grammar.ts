@@ -6,6 +6,7 @@ import { printGbnf } from './print-gbnf.js';
 import { printLark } from './print-lark.js';
 import { replyRoot } from './reply.js';
 import { createRules, type Rules } from './rules.js';
+import { checkSchemaDepth } from './schema-types.js';
 import { xmlValues } from './xml-values.js';
 
 export interface ToolGrammarOptions {
@@ -69,12 +70,13 @@ function thinkingLine(rules: Rules): Expr {
  * Not expressible, so looser than the schema: `pattern`, `minLength`/`maxLength`, numeric
  * ranges, `oneOf`/`anyOf` (their values read as strings); dispatch validation still checks them.
  * Throws a `GrammarError` for what it cannot write at all (a required property whose name is
- * no XML name).
+ * no XML name, a schema nesting deeper than `SCHEMA_LIMITS.maxDepth`).
  */
 export function buildToolGrammar(
   tools: readonly ToolLike[],
   options: ToolGrammarOptions = {},
 ): Grammar {
+  checkSchemaDepth(tools);
   const rules = createRules();
   const values = xmlValues(rules);
   const { ws } = values;

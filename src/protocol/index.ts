@@ -1,6 +1,7 @@
 export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialects/index.js';
 export { renderCallIn } from './dialects/render.js';
 export type * from './events.js';
+export { MAX_RENDERED_DEPTH, NestingLimitError } from './json-depth.js';
 export type { ArgumentSchema } from './markup/arguments-tree.js';
 export {
   createFold,

@@ -1,4 +1,5 @@
 import type { JsonValue, ToolArguments } from './events.js';
+import { checkNesting, MAX_RENDERED_DEPTH } from './json-depth.js';
 
 export interface RenderableCall {
   serverName?: string;
@@ -33,8 +34,10 @@ function renderValue(name: string, value: JsonValue, indent: string, out: string
  * The canonical XML of an arguments object, one element per line. XML cannot say everything
  * JSON can: an empty list renders as nothing and an empty object as an empty element (read
  * back as `""`), and a one-element list reads back as a list only with a schema saying so.
+ * Throws `NestingLimitError` for arguments nesting deeper than `MAX_RENDERED_DEPTH` (256).
  */
 export function renderArguments(args: ToolArguments, indent = '  '): string {
+  checkNesting(args, MAX_RENDERED_DEPTH, 'the arguments');
   const out: string[] = [];
   for (const [key, value] of Object.entries(args)) renderValue(key, value, indent, out);
   return out.join('\n');

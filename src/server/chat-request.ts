@@ -6,9 +6,11 @@ import {
   type OpenAIMessage,
   toTextProtocol,
 } from '../messages/index.js';
-import type { Dialect } from '../protocol/index.js';
+import { type Dialect, PARSER_DEFAULTS } from '../protocol/index.js';
 import { isJsonObject } from '../protocol/json-call.js';
+import { nestsDeeperThan } from '../protocol/json-depth.js';
 import { type JsonSchema, toolPromptFor } from '../tools/index.js';
+import { SCHEMA_LIMITS, schemaSizeProblem } from '../tools/schema-limits.js';
 import { schemaProblem } from '../tools/validate-arguments.js';
 
 /** The parts of a Chat Completions request the proxy reads; the rest passes through. */
@@ -38,6 +40,17 @@ export class BadRequest extends Error {
       );
     return match === null ? null : match[1];
   }
+}
+
+/** Arguments the renderer and coercion would recurse through deeper than any call is read. */
+function argumentsTooDeep(json: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  return nestsDeeperThan(value, PARSER_DEFAULTS.maxDepth);
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
@@ -77,6 +90,8 @@ function messageProblem(m: unknown, at: string): string | null {
         return `${where}.function.name must be a string`;
       if (typeof call.function.arguments !== 'string')
         return `${where}.function.arguments must be a string (JSON)`;
+      if (argumentsTooDeep(call.function.arguments))
+        return `${where}.function.arguments nests deeper than ${PARSER_DEFAULTS.maxDepth} levels (as deep as the parser reads a call's arguments)`;
     }
   }
   if (m.role === 'tool' && typeof m.tool_call_id !== 'string')
@@ -108,6 +123,8 @@ export function readChatRequest(text: string): ChatRequest {
   }
   if (body.tools !== undefined) {
     if (!Array.isArray(body.tools)) throw new BadRequest('"tools" must be an array');
+    // The work a request's schemas cost is bounded in all its tools together.
+    let nodes = 0;
     for (const [i, t] of body.tools.entries()) {
       if (
         !isJsonObject(t) ||
@@ -121,7 +138,14 @@ export function readChatRequest(text: string): ChatRequest {
         throw new BadRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
       // Read by the prompt, the grammar and validation: a schema that is no JSON Schema (an
       // `enum` that is no array) is the client's mistake, not the proxy's.
-      const problem = parameters === undefined ? null : schemaProblem(parameters as JsonSchema);
+      if (parameters === undefined) continue;
+      const size = schemaSizeProblem(parameters as JsonSchema, SCHEMA_LIMITS.maxNodes - nodes);
+      nodes += size.nodes;
+      if (nodes > SCHEMA_LIMITS.maxNodes)
+        throw new BadRequest(
+          `"tools" hold more than ${SCHEMA_LIMITS.maxNodes} schema values (the parameters of all tools together); send fewer or smaller schemas`,
+        );
+      const problem = schemaProblem(parameters as JsonSchema, size);
       if (problem !== null) throw new BadRequest(`tools[${i}].function.parameters${problem}`);
     }
   }

@@ -7,7 +7,9 @@ import {
   renderArguments,
   type ToolArguments,
 } from '../protocol/index.js';
+import { checkNesting } from '../protocol/json-depth.js';
 import type { JsonSchema } from './define-tool.js';
+import { SCHEMA_LIMITS } from './schema-limits.js';
 
 const types = (schema: JsonSchema | undefined): readonly string[] =>
   schema?.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
@@ -177,11 +179,16 @@ function wantsKey(items: JsonSchema | undefined, key: string): boolean {
   return items?.properties !== undefined && Object.hasOwn(items.properties, key);
 }
 
+/**
+ * `coerceValue` over a call's arguments. It recurses as deep as the schema goes: a schema
+ * nesting deeper than `SCHEMA_LIMITS.maxDepth` throws `NestingLimitError`.
+ */
 export function coerceArguments(
   args: ToolArguments,
   schema: JsonSchema,
   written: WrittenAs = 'text',
 ): ToolArguments {
+  checkNesting(schema, SCHEMA_LIMITS.maxDepth, 'the schema');
   const value = coerceValue(args, { ...schema, type: 'object' }, written);
   return (isObject(value) ? value : args) as ToolArguments;
 }

@@ -10,6 +10,7 @@ export {
 } from './define-tool.js';
 export { MCP_DEFAULTS, type McpServerConfig } from './mcp-client.js';
 export { renderToolPrompt, type ToolPromptOptions, toolPromptFor } from './prompt.js';
+export { SCHEMA_LIMITS } from './schema-limits.js';
 export { readToolList } from './tool-list.js';
 export {
   type CallLike,

@@ -5,7 +5,9 @@ import {
   renderCallIn,
   type ToolArguments,
 } from '../protocol/index.js';
+import { checkNesting } from '../protocol/json-depth.js';
 import type { JsonSchema } from './define-tool.js';
+import { SCHEMA_LIMITS } from './schema-limits.js';
 import type { ListedTool, Toolbox } from './toolbox.js';
 
 /** A plausible value for a schema, for the examples in the prompt. */
@@ -19,8 +21,12 @@ function exampleValue(schema: JsonSchema | undefined, name: string): JsonValue {
       return 1;
     case 'boolean':
       return true;
-    case 'array':
-      return [exampleValue(schema?.items, name), exampleValue(schema?.items, name)];
+    case 'array': {
+      // Two items show a list; one where an item is a list or object itself, so the example
+      // grows with the schema, not twice over per level of nesting.
+      const item = exampleValue(schema?.items, name);
+      return item !== null && typeof item === 'object' ? [item] : [item, item];
+    }
     case 'object':
       return exampleArguments(schema ?? {});
     default:
@@ -157,6 +163,8 @@ export function toolPromptFor(
     const parameters = describeParameters(tool.inputSchema);
     lines.push(parameters.length > 0 ? 'Parameters:' : 'No parameters.', ...parameters, '');
     if (options.examples !== false) {
+      // The example is made by recursion over the schema.
+      checkNesting(tool.inputSchema, SCHEMA_LIMITS.maxDepth, `the schema of ${tool.name}`);
       const example = renderCallIn(dialect, {
         serverName: tool.serverName,
         toolName: tool.name,

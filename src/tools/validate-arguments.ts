@@ -3,6 +3,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import type { ToolArguments } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
+import { schemaSizeProblem } from './schema-limits.js';
 
 /**
  * `pattern` keywords come from tool schemas, which an MCP server writes: matched in linear
@@ -22,6 +23,17 @@ const linearRegExp: RegExpEngine = Object.assign(
 );
 
 const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
+
+// The meta-schema asks `enum` for unique items, which ajv checks pair by pair for values of
+// no declared type: quadratic (100,000 values took over a minute). Repeats are found in linear
+// time by `schemaSizeProblem` instead, so that check is taken out of the meta-schema.
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
+const meta = structuredClone(ajv.getSchema(DRAFT_07)?.schema) as {
+  properties: { enum: { uniqueItems?: boolean } };
+};
+delete meta.properties.enum.uniqueItems;
+ajv.removeSchema(DRAFT_07);
+ajv.addMetaSchema(meta, DRAFT_07);
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** `path.to.argument` from ajv's `/path/to/argument`. */
@@ -75,8 +87,11 @@ export function validateArguments(args: ToolArguments, schema: JsonSchema): stri
 /**
  * What is wrong with a tool's parameter schema as JSON Schema (`.properties.unit.enum must be
  * array`), or null when it is one: a schema a client sent is checked before anything reads it.
+ * Its size is checked first (`schemaSizeProblem`): the meta-schema check recurses over it and
+ * is linear only once repeats in enums are ruled out.
  */
-export function schemaProblem(schema: JsonSchema): string | null {
+export function schemaProblem(schema: JsonSchema, size = schemaSizeProblem(schema)): string | null {
+  if (size.problem !== null) return size.problem;
   if (ajv.validateSchema(schema) === true) return null;
   const error = ajv.errors?.[0];
   if (error === undefined) return 'is no JSON Schema';

@@ -1,4 +1,5 @@
 import type { JsonValue, ToolArguments } from '../events.js';
+import { checkNesting, MAX_RENDERED_DEPTH } from '../json-depth.js';
 import { type RenderableCall, renderCall } from '../render.js';
 import type { Dialect } from './index.js';
 
@@ -20,9 +21,10 @@ const text = (value: JsonValue) => (typeof value === 'string' ? value : JSON.str
  * A call written the way its model family writes it, as each family's chat template renders
  * an earlier call (and so as the parser reads it back). For the prompt's examples and for
  * earlier calls in a conversation sent to a model of that family. `tagcall` is the `<tool>`
- * protocol.
+ * protocol. Throws `NestingLimitError` for arguments nesting deeper than `MAX_RENDERED_DEPTH`.
  */
 export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
+  checkNesting(call.arguments, MAX_RENDERED_DEPTH, `the arguments of ${call.toolName}`);
   const name = call.toolName;
   const args = call.arguments as ToolArguments;
   const entries = Object.entries(args) as Array<[string, JsonValue]>;
