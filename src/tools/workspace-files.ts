@@ -34,36 +34,64 @@ const missing = (code: string | undefined) => code === 'ENOENT' || code === 'ENO
 
 /**
  * The real path `path` names inside the workspace, links resolved; for a path that does not
- * exist yet, its deepest existing parent's real path with the rest appended. Throws
- * `WorkspaceError` when it lands outside, or when a component is a link to nowhere.
+ * exist yet, its deepest existing parent's real path (`existing`) with the rest (`missing`, the
+ * names below it) appended. Throws `WorkspaceError` when it lands outside, or when a component
+ * is a link to nowhere. The deepest existing parent is found by halving (whether a prefix
+ * resolves only ever turns from yes to no going down), so a path of n missing levels costs
+ * log n lookups, not n lookups of up to n components each.
  */
 export async function resolveInWorkspace(
   workspace: string,
   path: string,
-): Promise<{ root: string; real: string; exists: boolean }> {
+): Promise<{ root: string; real: string; exists: boolean; existing: string; missing: string[] }> {
   const root = await rootOf(workspace);
   const lexical = resolve(root, path);
   if (!within(root, lexical)) throw outside(path);
-  const rest: string[] = [];
-  for (let probe = lexical; ; probe = dirname(probe)) {
-    let real: string;
+  const names = lexical === root ? [] : lexical.slice(root.length + 1).split(sep);
+  const prefix = (count: number) => join(root, ...names.slice(0, count));
+  const realOf = async (count: number): Promise<string | null> => {
     try {
-      real = await realpath(probe);
+      return await realpath(prefix(count));
     } catch (error) {
-      if (!missing((error as NodeJS.ErrnoException).code)) throw error;
-      // realpath fails on a dangling link too; lstat tells it from a name that is free.
-      const link = await lstat(probe).catch(() => null);
-      if (link?.isSymbolicLink()) {
-        throw new WorkspaceError(
-          `${JSON.stringify(path)} goes through a symbolic link whose target does not exist`,
-        );
-      }
-      rest.unshift(basename(probe));
-      continue;
+      if (missing((error as NodeJS.ErrnoException).code)) return null;
+      throw error;
     }
-    if (!within(root, real)) throw outside(path);
-    return { root, real: join(real, ...rest), exists: rest.length === 0 };
+  };
+  // The root exists; find the longest prefix of `names` that resolves.
+  let found = await realOf(names.length);
+  let deepest = names.length;
+  if (found === null) {
+    let low = 0;
+    let high = names.length - 1;
+    found = root;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      const real = await realOf(middle);
+      if (real === null) high = middle - 1;
+      else {
+        low = middle;
+        found = real;
+      }
+    }
+    deepest = low;
+    // realpath fails on a dangling link too; lstat tells it from a name that is free. Only the
+    // first missing name can be one: nothing below it exists.
+    const link = await lstat(prefix(deepest + 1)).catch(() => null);
+    if (link?.isSymbolicLink()) {
+      throw new WorkspaceError(
+        `${JSON.stringify(path)} goes through a symbolic link whose target does not exist`,
+      );
+    }
   }
+  if (!within(root, found)) throw outside(path);
+  const rest = names.slice(deepest);
+  return {
+    root,
+    real: join(found, ...rest),
+    exists: rest.length === 0,
+    existing: found,
+    missing: rest,
+  };
 }
 
 /** Refuses an opened file that is not a regular file, or not the one at an inside path. */
@@ -93,6 +121,7 @@ async function checkOpened(
 }
 
 const PROC_FD = '/proc/self/fd';
+const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | NO_FOLLOW;
 const openAt = process.platform === 'linux';
 
 /**
@@ -110,9 +139,21 @@ async function inFolder<T>(
   work: (path: string) => Promise<T>,
 ): Promise<T> {
   if (!openAt) return await work(join(folder, name));
-  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | NO_FOLLOW).catch(
-    (e) => openError(e, shown),
-  );
+  const handle = await openCheckedFolder(root, folder, shown);
+  try {
+    return await work(`${PROC_FD}/${handle.fd}/${name}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A folder opened (not through a link) and checked to be the inside one at `folder`. */
+async function openCheckedFolder(root: string, folder: string, shown: string) {
+  const handle = await open(folder, FOLDER_FLAGS).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOTDIR')
+      throw new WorkspaceError(`${JSON.stringify(shown)}: ${folder} is not a folder`);
+    return openError(error, shown);
+  });
   try {
     const opened = await handle.stat();
     const real = await realpath(folder).catch(() => null);
@@ -124,9 +165,10 @@ async function inFolder<T>(
       there?.ino !== opened.ino
     )
       throw outside(shown);
-    return await work(`${PROC_FD}/${handle.fd}/${name}`);
-  } finally {
+    return handle;
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }
 
@@ -143,11 +185,15 @@ const openError = (error: unknown, shown: string): never => {
   throw error;
 };
 
-/** Reads a regular file inside the workspace, at most `maxBytes` of it (more is refused). */
+/**
+ * Reads a regular file inside the workspace, at most `maxBytes` of it (more is refused);
+ * stops, throwing the signal's reason, when `signal` aborts.
+ */
 export async function readWorkspaceFile(
   workspace: string,
   path: string,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<string> {
   const { root, real } = await resolveInWorkspace(workspace, path);
   const handle = await openInside(root, real, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK, path);
@@ -163,6 +209,7 @@ export async function readWorkspaceFile(
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
+      signal?.throwIfAborted();
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
@@ -176,17 +223,21 @@ export async function readWorkspaceFile(
 }
 
 /**
- * Writes a file inside the workspace, creating missing folders one at a time (each checked
- * after it is made, so a parent swapped for a link is caught). The file is truncated only
- * after the opened file is known to be the right one.
+ * Writes a file inside the workspace, creating missing folders one at a time (each made in,
+ * and opened from, the checked folder above it, so a parent swapped for a link is caught). The
+ * file is truncated only after the opened file is known to be the right one. Stops, throwing
+ * the signal's reason, when `signal` aborts (a timed-out call makes no more folders).
  */
 export async function writeWorkspaceFile(
   workspace: string,
   path: string,
   content: string,
+  signal?: AbortSignal,
 ): Promise<void> {
-  const { root, real, exists } = await resolveInWorkspace(workspace, path);
-  if (!exists) await makeFolders(root, dirname(real), path);
+  const { root, real, exists, existing, missing } = await resolveInWorkspace(workspace, path);
+  signal?.throwIfAborted();
+  if (!exists) await makeFolders(root, existing, missing.slice(0, -1), path, signal);
+  signal?.throwIfAborted();
   const handle = await openInside(
     root,
     real,
@@ -195,36 +246,67 @@ export async function writeWorkspaceFile(
   );
   try {
     await checkOpened(root, real, handle, path);
+    signal?.throwIfAborted();
     await handle.truncate(0);
-    await handle.writeFile(content);
+    await handle.writeFile(content, { signal });
   } finally {
     await handle.close();
   }
 }
 
-async function makeFolders(root: string, folder: string, shown: string): Promise<void> {
-  if (within(root, folder) && folder !== root) {
-    const exists = await stat(folder).catch(() => null);
-    if (exists === null) {
-      await makeFolders(root, dirname(folder), shown);
-      await inFolder(root, dirname(folder), basename(folder), shown, (path) =>
-        mkdir(path).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-        }),
-      );
-    } else if (!exists.isDirectory())
-      throw new WorkspaceError(`${JSON.stringify(shown)}: ${folder} is not a folder`);
+/**
+ * Makes `names` as nested folders below the existing inside folder `existing`. On Linux each
+ * is made and opened through the descriptor of the one above (`/proc/self/fd/N/name`), so each
+ * level costs the same whatever its depth and none can land outside; elsewhere by path, and
+ * the file's open is checked after.
+ */
+async function makeFolders(
+  root: string,
+  existing: string,
+  names: readonly string[],
+  shown: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (names.length === 0) return;
+  const made = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  };
+  if (!openAt) {
+    let folder = existing;
+    for (const name of names) {
+      signal?.throwIfAborted();
+      folder = join(folder, name);
+      await mkdir(folder).catch(made);
+    }
+    return;
   }
-  const real = await realpath(folder);
-  if (!within(root, real)) throw outside(shown);
+  let handle = await openCheckedFolder(root, existing, shown);
+  try {
+    for (const name of names) {
+      signal?.throwIfAborted();
+      const path = `${PROC_FD}/${handle.fd}/${name}`;
+      await mkdir(path).catch(made);
+      const next = await open(path, FOLDER_FLAGS).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOTDIR')
+          throw new WorkspaceError(`${JSON.stringify(shown)}: ${name} is not a folder`);
+        return openError(error, shown);
+      });
+      await handle.close();
+      handle = next;
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The real path of a folder inside the workspace (for listing and searching). */
 export async function workspaceFolder(
   workspace: string,
   path: string,
+  signal?: AbortSignal,
 ): Promise<{ root: string; real: string }> {
   const { root, real, exists } = await resolveInWorkspace(workspace, path);
+  signal?.throwIfAborted();
   if (!exists) throw new WorkspaceError(`${JSON.stringify(path)} does not exist`);
   if (!(await stat(real)).isDirectory())
     throw new WorkspaceError(`${JSON.stringify(path)} is not a folder`);

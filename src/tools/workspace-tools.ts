@@ -62,8 +62,10 @@ export function workspaceTools(
       name: 'read_file',
       description: 'Reads a text file.',
       inputSchema: { type: 'object', properties: { path }, required: ['path'] },
-      handler: (args) =>
-        refusing(() => readWorkspaceFile(workspace, String(args.path), limits.maxReadBytes)),
+      handler: (args, { signal }) =>
+        refusing(() =>
+          readWorkspaceFile(workspace, String(args.path), limits.maxReadBytes, signal),
+        ),
     }),
     defineTool({
       name: 'write_to_file',
@@ -73,9 +75,9 @@ export function workspaceTools(
         properties: { path, content: { type: 'string' } },
         required: ['path', 'content'],
       },
-      handler: (args) =>
+      handler: (args, { signal }) =>
         refusing(async () => {
-          await writeWorkspaceFile(workspace, String(args.path), String(args.content));
+          await writeWorkspaceFile(workspace, String(args.path), String(args.content), signal);
           return `wrote ${Buffer.byteLength(String(args.content))} bytes to ${args.path}`;
         }),
     }),
@@ -83,14 +85,15 @@ export function workspaceTools(
       name: 'list_files',
       description: 'Lists files under a folder of the workspace (recursively when asked).',
       inputSchema: { type: 'object', properties: { path, recursive: { type: 'boolean' } } },
-      handler: (args) =>
+      handler: (args, { signal }) =>
         refusing(async () => {
-          const { root, real } = await workspaceFolder(workspace, String(args.path ?? '.'));
+          const { root, real } = await workspaceFolder(workspace, String(args.path ?? '.'), signal);
           // Recursion does not enter linked folders: a link is listed, never followed.
           const entries = await readdir(real, {
             recursive: args.recursive === true,
             withFileTypes: true,
           });
+          signal.throwIfAborted();
           const names = entries.map((e) => {
             const full = join(e.parentPath ?? real, e.name);
             return `${shown(root, full)}${e.isDirectory() ? '/' : ''}`;
@@ -109,7 +112,11 @@ export function workspaceTools(
       },
       handler: (args, context) =>
         refusing(async () => {
-          const { root, real } = await workspaceFolder(workspace, String(args.path ?? '.'));
+          const { root, real } = await workspaceFolder(
+            workspace,
+            String(args.path ?? '.'),
+            context.signal,
+          );
           let pattern: RE2JS;
           try {
             pattern = RE2JS.compile(RE2JS.translateRegExp(String(args.regex)));
@@ -127,7 +134,7 @@ export function workspaceTools(
             const file = shown(root, join(entry.parentPath ?? real, entry.name));
             let text: string;
             try {
-              text = await readWorkspaceFile(root, file, limits.maxSearchFileBytes);
+              text = await readWorkspaceFile(root, file, limits.maxSearchFileBytes, context.signal);
             } catch (error) {
               if (error instanceof WorkspaceError) continue;
               throw error;
