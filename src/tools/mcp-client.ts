@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolArguments } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
+import { CappedLineBuffer, cappedFetch } from './mcp-message-cap.js';
 
 /** A server as the common `mcpServers` JSON writes it: a command to spawn, or a URL. */
 export type McpServerConfig =
@@ -64,44 +65,85 @@ export function contentToText(content: readonly ContentItem[], structured: unkno
   return parts.join('\n');
 }
 
-export const MCP_DEFAULTS = { connectTimeoutMs: 30_000 };
+export const MCP_DEFAULTS = {
+  connectTimeoutMs: 30_000,
+  /** The most one message from a server may hold (stdio: a line; HTTP: an answer or SSE event). */
+  maxMessageBytes: 4 * 1024 * 1024,
+};
 
 const SDK = '@modelcontextprotocol/sdk';
 
 /**
  * Connects to one MCP server (stdio or streamable HTTP) and lists its tools, within
  * `connectTimeoutMs` for both: a server that never answers `initialize` is closed (its process
- * ended) and reported, instead of hanging whoever asked for the tools.
+ * ended) and reported, instead of hanging whoever asked for the tools. A message from the
+ * server over `maxMessageBytes` is refused as it arrives (the transport stops reading it): the
+ * calls waiting on the connection fail at once with the limit named, and the connection is
+ * closed (the toolbox reconnects on the next call).
  */
 export async function connectMcp(
   config: McpServerConfig,
-  options: { connectTimeoutMs?: number } = {},
+  options: { connectTimeoutMs?: number; maxMessageBytes?: number } = {},
 ): Promise<McpConnection> {
   const timeoutMs = options.connectTimeoutMs ?? MCP_DEFAULTS.connectTimeoutMs;
+  const maxBytes = options.maxMessageBytes ?? MCP_DEFAULTS.maxMessageBytes;
   // Loaded on first use: the SDK takes most of a cold import of tagcall, and most uses
   // (parsing, local tools) never connect to a server.
   // The SDK is an optional peer dependency (it brings express, hono and cors): without it, the
   // error says how to install it.
-  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ]).catch((error: unknown) => {
-      const missing =
-        (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-        String((error as Error).message).includes(`'${SDK}'`);
-      throw missing
-        ? new Error(
-            `MCP servers are reached through ${SDK}, an optional peer dependency that is not installed: npm i ${SDK}`,
-          )
-        : error;
-    });
+  const [
+    { Client },
+    { StdioClientTransport },
+    { StreamableHTTPClientTransport },
+    { deserializeMessage },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/shared/stdio.js'),
+  ]).catch((error: unknown) => {
+    const missing =
+      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes(`'${SDK}'`);
+    throw missing
+      ? new Error(
+          `MCP servers are reached through ${SDK}, an optional peer dependency that is not installed: npm i ${SDK}`,
+        )
+      : error;
+  });
   const client = new Client({ name: 'tagcall', version: '0.1.0' });
+  const tooLarge = () =>
+    new Error(
+      `the server sent a message over ${maxBytes} bytes, the most tagcall reads of one (maxMcpMessageBytes); the connection was closed`,
+    );
+  let oversized: Error | undefined;
+  let refuse: (error: Error) => void = () => {};
+  // Settles only when a message was too large: every wait on the connection races it.
+  const refused = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  refused.catch(() => {});
+  const overflow = () => {
+    oversized ??= tooLarge();
+    refuse(oversized);
+    // A server process is ended at once: closing waits 2 s for it to exit, while it could
+    // write on at full speed.
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid !== null) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // It is gone already.
+      }
+    }
+    client.close().catch(() => {});
+    return oversized;
+  };
   const transport =
     'url' in config
       ? new StreamableHTTPClientTransport(new URL(config.url), {
           requestInit: { headers: config.headers },
+          fetch: cappedFetch(maxBytes, overflow),
         })
       : new StdioClientTransport({
           command: config.command,
@@ -112,7 +154,16 @@ export async function connectMcp(
               : { ...(process.env as Record<string, string>), ...config.env },
           cwd: config.cwd,
           stderr: 'ignore',
+          // The SDK's line buffer throws past this size, and closes the transport.
+          maxBufferSize: maxBytes,
         });
+  // The same cap in linear time (see CappedLineBuffer); were the SDK's field renamed, its own
+  // buffer would still apply the cap above.
+  if ('_readBuffer' in transport)
+    Object.assign(transport, { _readBuffer: new CappedLineBuffer(maxBytes, deserializeMessage) });
+  client.onerror = (error) => {
+    if (/ReadBuffer exceeded/.test(error.message)) overflow();
+  };
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -128,6 +179,7 @@ export async function connectMcp(
         return client.listTools();
       })(),
       timedOut,
+      refused,
     ]);
   } catch (error) {
     await client.close().catch(() => {});
@@ -144,10 +196,14 @@ export async function connectMcp(
   return {
     tools,
     async call(tool, args, signal, timeoutMs) {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-      });
+      if (oversized !== undefined) throw oversized;
+      const result = await Promise.race([
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal,
+          timeout: timeoutMs,
+        }),
+        refused,
+      ]);
       return {
         text: contentToText((result.content ?? []) as ContentItem[], result.structuredContent),
         isError: result.isError === true,

@@ -30,6 +30,11 @@ export interface ToolboxOptions {
   timeoutMs?: number;
   /** Connecting to an MCP server and listing its tools. Default 30 s. */
   connectTimeoutMs?: number;
+  /**
+   * The most one message from an MCP server may hold, refused as it arrives (a call waiting on
+   * a larger answer fails at once). Default 4 MiB.
+   */
+  maxMcpMessageBytes?: number;
 }
 
 export interface DispatchOptions {
@@ -98,7 +103,10 @@ export function createToolbox(options: ToolboxOptions = {}) {
   function connection(serverName: string): Promise<McpConnection> {
     let pending = connections.get(serverName);
     if (pending === undefined) {
-      pending = connectMcp(servers[serverName], { connectTimeoutMs: options.connectTimeoutMs });
+      pending = connectMcp(servers[serverName], {
+        connectTimeoutMs: options.connectTimeoutMs,
+        maxMessageBytes: options.maxMcpMessageBytes,
+      });
       // A failed connection is retried on the next call, not cached.
       pending.catch(() => connections.delete(serverName));
       connections.set(serverName, pending);
