@@ -15,6 +15,7 @@ export {
   type ModelRequest,
   type OpenAIClientOptions,
 } from './model-client.js';
+export { PromptOverBudgetError } from './prompt-budget.js';
 export { type ReplayModel, type ReplayModelOptions, startReplayModel } from './replay-model.js';
 export {
   AGENT_DEFAULTS,

@@ -22,6 +22,7 @@ import {
 } from '../protocol/index.js';
 import { type DispatchOutcome, renderToolPrompt, type Toolbox } from '../tools/index.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
+import { checkPromptBudget } from './prompt-budget.js';
 import { withTaskCompletion } from './task-completion.js';
 export type AgentEvent =
   | ParserEvent
@@ -124,7 +125,9 @@ export const AGENT_DEFAULTS = {
 /**
  * The loop: send the window, stream the reply through the parser (events as they arrive),
  * dispatch its calls, append the results as `Tool: name` messages, and go on until
- * `task_completion`, a reply without calls, `maxTurns`, an error or cancellation.
+ * `task_completion`, a reply without calls, `maxTurns`, an error or cancellation. Throws
+ * `PromptOverBudgetError`, before anything is sent or stored, when the system prompt (tools and
+ * system text) and the task together exceed the memory's budget.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const emit = options.onEvent ?? (() => {});
@@ -142,11 +145,19 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     dialect,
     ...options.parse,
   };
-  if (memory.all().length === 0) {
-    const prompt = await renderToolPrompt(toolbox, { dialect });
-    await memory.add(systemMessage([options.system, prompt].filter(Boolean).join('\n\n')));
-  }
+  const prompt =
+    memory.all().length === 0
+      ? systemMessage(
+          [options.system, await renderToolPrompt(toolbox, { dialect })]
+            .filter(Boolean)
+            .join('\n\n'),
+        )
+      : undefined;
   const task = user(options.task);
+  // A window that keeps the system prompt drops the task when both do not fit: refused here.
+  const pinned = memory.all().filter((m) => m.role === 'system');
+  checkPromptBudget(memory, prompt === undefined ? pinned : [...pinned, prompt], task);
+  if (prompt !== undefined) await memory.add(prompt);
   await memory.add(task);
   audit?.record(task, { type: 'task' });
   let malformed = 0;

@@ -8,6 +8,7 @@ import {
   createOpenAIClient,
   MODEL_CLIENT_DEFAULTS,
   type ModelClient,
+  PromptOverBudgetError,
   readContextSize,
   runAgent,
 } from '../agent/index.js';
@@ -236,22 +237,31 @@ export const runCommand = defineCommand({
         `tagcall: warning: --budget ${asked} is more than the server's context, ${context.tokens} tokens (${context.source}): the server will cut or refuse long conversations\n`,
       );
     }
-    const result = await runSession({
-      task,
-      model,
-      workspace,
-      mcpServers,
-      extraTools,
-      maxTurns,
-      budget,
-      dialect,
-      stopAfterCall: values['stop-after-tool'] === true,
-      threadId: values.thread,
-      store,
-      auditFile: values.audit,
-      system: values.system,
-      json: values.json === true,
-    });
+    let result: AgentResult;
+    try {
+      result = await runSession({
+        task,
+        model,
+        workspace,
+        mcpServers,
+        extraTools,
+        maxTurns,
+        budget,
+        dialect,
+        stopAfterCall: values['stop-after-tool'] === true,
+        threadId: values.thread,
+        store,
+        auditFile: values.audit,
+        system: values.system,
+        json: values.json === true,
+      });
+    } catch (error) {
+      // Not a failure of the run, which never started: the flags (or the server's context)
+      // leave no room for the task.
+      if (!(error instanceof PromptOverBudgetError)) throw error;
+      process.stderr.write(`tagcall: ${error.message}\n`);
+      return 2;
+    }
     if (result.answer !== null && values.json !== true) process.stdout.write(`${result.answer}\n`);
     const done = result.status === 'completed' || result.status === 'no-call';
     if (!done) process.stderr.write(`tagcall: ${result.reason}\n`);

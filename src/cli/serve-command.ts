@@ -49,6 +49,8 @@ Options:
   --allowed-origin URL  a web origin whose pages may call the proxy (repeatable; a request
                         with another Origin header gets 403: pages cannot spend your key)
   --max-body-bytes N    larger requests get 413 (default ${PROXY_DEFAULTS.maxBodyBytes})
+  --budget N            tokens the model's context holds: a request whose tool prompt alone is
+                        larger gets 400 with the numbers (default: no check)
   --connect-timeout-ms N  wait for the upstream's headers, then 504 (default ${PROXY_DEFAULTS.connectTimeoutMs})
   --idle-timeout-ms N   longest pause in the upstream's answer, then 504 (default ${PROXY_DEFAULTS.idleTimeoutMs})
   --stream-calls-early  send each call's arguments as the model writes them (unsafe: a call that
@@ -75,6 +77,7 @@ export const serveCommand = defineCommand({
     'connect-timeout-ms': { type: 'string' },
     'idle-timeout-ms': { type: 'string' },
     'stream-calls-early': { type: 'boolean' },
+    budget: { type: 'string' },
   },
   async run({ values }, usage) {
     const upstream = values.upstream;
@@ -106,6 +109,7 @@ export const serveCommand = defineCommand({
       ),
       idleTimeoutMs: positiveInteger(values['idle-timeout-ms'], '--idle-timeout-ms', usage),
       streamCallsEarly: values['stream-calls-early'] === true,
+      budget: positiveInteger(values.budget, '--budget', usage),
     });
   },
 });

@@ -70,6 +70,8 @@ export interface Memory {
   /** An independent copy in memory (not attached to the store). */
   fork(): Memory;
   stats(): MemoryStats;
+  /** Tokens these messages cost, counted as the window counts them (this memory's counter). */
+  tokensOf(messages: readonly Message[]): number;
 }
 
 export function createMemory(options: MemoryOptions): Memory {
@@ -183,6 +185,11 @@ export function createMemory(options: MemoryOptions): Memory {
     },
     fork: () => createMemory({ ...options, store: undefined, history }),
     stats: () => last,
+    tokensOf: (messages) => {
+      let total = 0;
+      for (const m of messages) total += cost(truncateToolOutputs(m, maxToolResultChars));
+      return total;
+    },
   };
   return memory;
 }

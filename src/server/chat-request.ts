@@ -1,6 +1,7 @@
 import type { NativeTool } from '../adapters/native-calls.js';
 import { llamaCppGrammarFields } from '../grammar/index.js';
 import {
+  charEstimate,
   escapeUserText,
   fromOpenAI,
   type OpenAIMessage,
@@ -198,6 +199,8 @@ export interface PlanOptions {
    * `dialect` (the `<tool>` protocol for `auto`).
    */
   grammar?: 'llama.cpp';
+  /** Tokens the upstream's context holds: a larger tool prompt is a `BadRequest`. */
+  budget?: number;
 }
 
 /**
@@ -261,6 +264,11 @@ export function planUpstream(request: ChatRequest, options: PlanOptions = {}): U
       choice === 'required' ? 'any-tool' : named === undefined ? undefined : { toolName: named },
     parallelCalls: parallel !== false,
   });
+  const promptTokens = charEstimate.count(section);
+  if (options.budget !== undefined && promptTokens > options.budget)
+    throw new BadRequest(
+      `"tools": the tool prompt is ${promptTokens} tokens, more than the budget of ${options.budget} tokens (tagcall serve --budget), so the model could not read the conversation: send fewer tools or shorter descriptions, or give the model server a larger context`,
+    );
   const first = messages[0];
   body.messages =
     first?.role === 'system' || first?.role === 'developer'

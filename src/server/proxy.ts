@@ -15,7 +15,13 @@ import {
 } from '../agent/chat-stream.js';
 import type { ParserOptions } from '../protocol/index.js';
 import { pipeBody, roomFor } from './backpressure.js';
-import { BadRequest, type ChatRequest, planUpstream, readChatRequest } from './chat-request.js';
+import {
+  BadRequest,
+  type ChatRequest,
+  planUpstream,
+  readChatRequest,
+  type UpstreamPlan,
+} from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';
 import { createGuard } from './guard.js';
 
@@ -32,6 +38,12 @@ export interface ProxyOptions {
   maxBodyBytes?: number;
   /** Send llama.cpp grammar fields with tool requests (lazy for `auto`). */
   grammar?: 'llama.cpp';
+  /**
+   * Tokens (estimated) the upstream's context holds for a request: a request whose tool
+   * prompt alone is larger gets 400 with the numbers, as the model could not read its
+   * messages. Default: no check (the upstream's own limit applies).
+   */
+  budget?: number;
   /** Sent upstream as `Authorization: Bearer …`; otherwise the client's header is passed on. */
   apiKey?: string;
   /** Clients must send `Authorization: Bearer <requireKey>` (401 otherwise); it is not passed on. */
@@ -274,11 +286,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
 
-    const plan = planUpstream(body, {
-      modelMap,
-      grammar: options.grammar,
-      dialect: options.parser?.dialect,
-    });
+    let plan: UpstreamPlan;
+    try {
+      plan = planUpstream(body, {
+        modelMap,
+        grammar: options.grammar,
+        dialect: options.parser?.dialect,
+        budget: options.budget,
+      });
+    } catch (error) {
+      if (error instanceof BadRequest)
+        return sendError(response, 400, error.message, 'invalid_request_error', error.param);
+      throw error;
+    }
     const call = await fetchUpstream(request, response, '/chat/completions', {
       method: 'POST',
       body: JSON.stringify(plan.body),
