@@ -151,6 +151,19 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
     });
   }
 
+  it('a field passed through to the upstream, nested 20,000 deep', async () => {
+    await client();
+    const response = await fetch(`${proxy?.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "pick"}}], "metadata": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message).toBe('the request body nests deeper than 128 levels');
+    expect(model?.bodies).toEqual([]);
+  });
+
   it('an earlier call whose arguments nest 5,000 arrays', async () => {
     const openai = await client();
     const args = `{"a": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`;

@@ -43,6 +43,9 @@ export class BadRequest extends Error {
   }
 }
 
+/** Deepest nesting of a whole request body: room for the tools' schemas (64) and more. */
+const MAX_BODY_DEPTH = 128;
+
 /** Arguments the renderer and coercion would recurse through deeper than any call is read. */
 function argumentsTooDeep(json: string): boolean {
   let value: unknown;
@@ -165,6 +168,11 @@ export function readChatRequest(text: string): ChatRequest {
   }
   if (request.stream_options !== undefined && !isJsonObject(request.stream_options))
     throw new BadRequest('"stream_options" must be an object');
+  // Fields passed through to the upstream are written out again by JSON.stringify, which
+  // recurses (a field 20,000 levels deep overflowed the stack). Checked last: the fields read
+  // above have limits of their own, named in their messages.
+  if (nestsDeeperThan(body, MAX_BODY_DEPTH))
+    throw new BadRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   return request;
 }
 
