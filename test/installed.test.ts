@@ -23,10 +23,13 @@ let tarball: string;
 
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'tagcall-installed-'));
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', base], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  })
+  // The dist/ that `npm test` built, packed with scripts off: a `prepack` build here would
+  // replace dist/ under the tests and the linked `tagcall` that use it meanwhile (#45).
+  const packed = execFileSync(
+    'npm',
+    ['pack', '--silent', '--ignore-scripts', '--pack-destination', base],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
     .trim()
     .split('\n')
     .pop() as string;
@@ -163,4 +166,74 @@ describe('installed from npm pack, without devDependencies', () => {
     expect(manifest.license).toBe('MIT');
     expect(manifest.keywords).toEqual(expect.arrayContaining(['llm', 'tool-calling', 'mcp']));
   });
+});
+
+// #45 item 3: after `npm i -g ./tagcall-*.tgz`, `npm i libsql` in a project changes nothing (a
+// global tagcall imports from its own prefix): the advice names the command that works there.
+describe('installed globally (npm i -g --prefix into a temporary prefix)', () => {
+  let prefix: string;
+  let install: { status: number | null; stderr: string };
+  const tagcall = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(join(prefix, 'bin/tagcall'), args, {
+      cwd: base,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, ...env },
+    });
+  beforeAll(() => {
+    prefix = join(base, 'global prefix');
+    install = spawnSync(
+      'npm',
+      ['i', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball],
+      { cwd: base, encoding: 'utf8' },
+    );
+  }, 300_000);
+
+  it('installs without a warning about install scripts, and its bin is executable', () => {
+    expect(install.status).toBe(0);
+    // npm 11 warned "tagcall@0.1.0 (prepare: npm run build)" not covered by allowScripts.
+    expect(install.stderr).not.toMatch(/install.scripts|prepare/);
+    const run = tagcall(['--version']);
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toBe('tagcall 0.1.0\n');
+  });
+
+  it('a missing optional peer names the npm i -g command for that prefix, and that command works', () => {
+    const store = [
+      'run',
+      'note',
+      '--base-url',
+      'http://127.0.0.1:1/v1',
+      '--model',
+      'm',
+      '--thread',
+      't',
+      '--store',
+      `sqlite:${join(base, 'threads.db')}`,
+    ];
+    const quoted = `'${prefix}'`;
+    const missing = tagcall(store);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain(
+      `the SQLite store uses libsql, an optional peer dependency that is not installed: npm i -g --prefix ${quoted} libsql\n`,
+    );
+    // Where the prefix is npm's own global one, the plain command.
+    const asNpmSees = tagcall(store, { npm_config_prefix: prefix });
+    expect(asNpmSees.stderr).toContain('is not installed: npm i -g libsql\n');
+    writeFileSync(join(base, 'mcp.json'), '{"mcpServers": {"x": {"command": "true"}}}');
+    const mcp = tagcall(['grammar', '--mcp', join(base, 'mcp.json')]);
+    expect(mcp.stderr).toContain(
+      `not installed: npm i -g --prefix ${quoted} @modelcontextprotocol/sdk\n`,
+    );
+    // The advice, run as given, makes the store open: the run now gets as far as the model.
+    const advised = spawnSync(
+      'npm',
+      ['i', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', 'libsql'],
+      { cwd: base, encoding: 'utf8' },
+    );
+    expect(advised.status).toBe(0);
+    const after = tagcall(store);
+    expect(after.stderr).not.toContain('libsql');
+    expect(after.stderr).toContain('turn 1');
+  }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,24 @@ describe('the package', () => {
     const names: Record<string, string[]> = {};
     for (const entry of ENTRIES) names[entry] = Object.keys(await import(entry)).sort();
     expect(names).toMatchSnapshot();
+  });
+
+  // #45 item 1: tsc writes dist/cli/main.js without its execute bit, and a rebuild broke an
+  // `npm link`ed tagcall (exit 126, Permission denied).
+  it('the build leaves the bin executable', () => {
+    const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+    expect(statSync(bin).mode & 0o111).toBe(0o111);
+  });
+
+  // npm 11 warns on installing a package with any of these that allowScripts does not cover;
+  // the build runs before packing (prepack) instead.
+  it('has no script that runs when the package is installed', () => {
+    const { scripts } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    for (const event of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(scripts, event).not.toHaveProperty(event);
+    expect(scripts.prepack).toBe('npm run build');
   });
 
   it('tagcall/protocol imports nothing outside itself: no package, no node: module (it runs in a browser)', () => {

@@ -1,7 +1,7 @@
 import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
 import { type MessageStore, threadOfRows } from './message-store.js';
-import { isMissingPackage } from './optional-peer.js';
+import { isMissingPackage, missingPeerError } from './optional-peer.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (pg's connection string). */
@@ -35,10 +35,7 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
     const pg = (await import('pg')) as unknown as { default: { Pool: PoolConstructor } };
     Pool = pg.default.Pool;
   } catch (error) {
-    if (isMissingPackage(error, 'pg'))
-      throw new Error(
-        'the PostgreSQL store uses pg, an optional peer dependency that is not installed: npm i pg',
-      );
+    if (isMissingPackage(error, 'pg')) throw missingPeerError('the PostgreSQL store uses', 'pg');
     throw error;
   }
   const timeout = options.timeoutMs ?? 10_000;

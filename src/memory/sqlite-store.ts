@@ -1,7 +1,7 @@
 import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
 import { type MessageStore, threadOfRows } from './message-store.js';
-import { isMissingPackage } from './optional-peer.js';
+import { isMissingPackage, missingPeerError } from './optional-peer.js';
 
 export interface SqliteStoreOptions {
   /** The database file (created when missing). */
@@ -36,9 +36,7 @@ async function openDatabase(path: string): Promise<Database> {
     });
   } catch (error) {
     if (isMissingPackage(error, 'libsql'))
-      throw new Error(
-        'the SQLite store uses libsql, an optional peer dependency that is not installed: npm i libsql',
-      );
+      throw missingPeerError('the SQLite store uses', 'libsql');
     throw error;
   }
   const db = new Driver(path);

@@ -1,5 +1,5 @@
 import { charEstimate, type TokenCounter } from '../messages/index.js';
-import { isMissingPackage } from './optional-peer.js';
+import { isMissingPackage, missingPeerError } from './optional-peer.js';
 
 export type { TokenCounter } from '../messages/index.js';
 
@@ -27,9 +27,7 @@ export async function exact(encoding: Encoding = 'o200k_base'): Promise<TokenCou
     return { count: (text) => module.countTokens(text) };
   } catch (error) {
     if (isMissingPackage(error, 'gpt-tokenizer'))
-      throw new Error(
-        'exact() counts with gpt-tokenizer, an optional peer dependency that is not installed: npm i gpt-tokenizer',
-      );
+      throw missingPeerError('exact() counts with', 'gpt-tokenizer');
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { isMissingPackage, missingPeerError } from '../memory/optional-peer.js';
 import type { ToolArguments } from '../protocol/index.js';
 import type { JsonSchema } from './define-tool.js';
 import { CappedLineBuffer, cappedFetch } from './mcp-message-cap.js';
@@ -102,13 +103,8 @@ export async function connectMcp(
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/shared/stdio.js'),
   ]).catch((error: unknown) => {
-    const missing =
-      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-      String((error as Error).message).includes(`'${SDK}'`);
-    throw missing
-      ? new Error(
-          `MCP servers are reached through ${SDK}, an optional peer dependency that is not installed: npm i ${SDK}`,
-        )
+    throw isMissingPackage(error, SDK)
+      ? missingPeerError('MCP servers are reached through', SDK)
       : error;
   });
   const client = new Client({ name: 'tagcall', version: '0.1.0' });
