@@ -81,20 +81,19 @@ describe('MCP over stdio: the real everything server', () => {
   });
 
   it('turns a server that dies mid-call into a tool error', async () => {
-    // Its own toolbox, so the server starts now: it connects, takes the 10 s call, and exits 1 s after start.
+    // Its own toolbox, so the server starts now: it connects, takes the 10 s call, and exits.
     const dying = createToolbox({
       mcpServers: { dying: { command: process.execPath, args: [support('dying-server.mjs')] } },
     });
     const call = parse(
       '<tool>\n<server_name>dying</server_name>\n<tool_name>trigger-long-running-operation</tool_name>\n<arguments><duration>10</duration><steps>2</steps></arguments>\n</tool>\n',
     ).calls[0];
-    const started = Date.now();
+    // Not waited out: the 10 s call would succeed, and the 20 s timeout says "timed out".
     const result = await dying.dispatch(call, { timeoutMs: 20_000 });
     expect(result.isError).toBe(true);
     expect(result.output).toMatch(
       /^MCP server "dying" failed during trigger-long-running-operation: /,
     );
-    expect(Date.now() - started).toBeLessThan(9000);
     await dying.close();
   });
 

@@ -15,6 +15,7 @@ import {
   user,
 } from './support/all.js';
 import { gcChildOutput } from './support/gc-child.js';
+import { cpuMs } from './support/hostile-shapes.js';
 
 /** One token per character: budgets in tests read as character counts. */
 const chars: TokenCounter = { count: (t) => t.length };
@@ -226,22 +227,27 @@ describe('thread store', () => {
 });
 
 describe('thread store at scale', () => {
-  /** Best of five, in ms, to make n threads one after another. */
+  /** Best of five, in ms of CPU time, to make n threads one after another, 1,000 live at most. */
   const fillMs = async (n: number) => {
     let best = Number.POSITIVE_INFINITY;
     for (let run = 0; run < 5; run++) {
-      const threads = createThreadStore({ create: () => createMemory({ budget: 10 }) });
-      const started = performance.now();
+      const threads = createThreadStore({
+        create: () => createMemory({ budget: 10 }),
+        maxThreads: 1_000,
+      });
+      const started = cpuMs();
       for (let i = 0; i < n; i++) await threads.getOrCreate(`t${i}`);
-      best = Math.min(best, performance.now() - started);
+      best = Math.min(best, cpuMs() - started);
     }
     return best;
   };
-  it('each call is O(1) amortized: 2n threads take at most 3x the time of n', async () => {
+  // CPU time, not wall time (a wall-clock ratio failed at 3.06 on a busy machine), and 4n
+  // against n: linear work takes 4x, quadratic 16x, so 8x leaves a factor of 2 either way.
+  it('each call is O(1) amortized, evictions included: 4n threads take at most 8x the CPU time of n', async () => {
     let ratio = Number.POSITIVE_INFINITY;
-    for (let attempt = 0; attempt < 5 && ratio > 3; attempt++)
-      ratio = Math.min(ratio, (await fillMs(8_000)) / (await fillMs(4_000)));
-    expect(ratio).toBeLessThanOrEqual(3);
+    for (let attempt = 0; attempt < 3 && ratio > 8; attempt++)
+      ratio = Math.min(ratio, (await fillMs(32_000)) / (await fillMs(8_000)));
+    expect(ratio).toBeLessThanOrEqual(8);
   });
   it('calls for one id at once share one create; a failed create is not kept', async () => {
     let created = 0;

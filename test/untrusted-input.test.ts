@@ -158,7 +158,6 @@ describe('MCP servers that never answer', () => {
       connectTimeoutMs: 300,
     });
     cleanups.push(() => toolbox.close());
-    const started = Date.now();
     await expect(toolbox.listTools()).rejects.toThrow(
       'MCP server "mute": no answer to initialize and tools/list within 300 ms',
     );
@@ -170,8 +169,6 @@ describe('MCP servers that never answer', () => {
     });
     expect(result).toMatchObject({ isError: true });
     expect(result.output).toContain('could not reach MCP server "mute"');
-    // Two tries (the failed connection is not cached), each closing its process: no hang.
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('an HTTP server that accepts and never answers is given up too', async () => {
@@ -202,14 +199,13 @@ describe('schema patterns run in linear time', () => {
         }),
       ],
     });
-    const started = performance.now();
+    // A backtracking engine would take 2^50,000 steps: the test's timeout is the guard.
     const result = await toolbox.dispatch({
       id: 'c',
       serverName: 'local',
       toolName: 'tag',
       arguments: { name: `${'a'.repeat(50_000)}b` },
     });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(result).toMatchObject({ isError: true });
     expect(result.output).toContain('must match pattern');
     const fine = await toolbox.dispatch({

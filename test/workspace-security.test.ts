@@ -158,10 +158,9 @@ describe('workspace tools have caps', () => {
   it('search_files runs a catastrophic pattern in linear time, and rejects what RE2 cannot do', async () => {
     writeFileSync(join(workspace, 'a.txt'), `${'a'.repeat(5000)}b\n`);
     const call = tools();
-    // (a+)+$ against a's then b takes 2^n steps in a backtracking engine.
-    const started = performance.now();
+    // (a+)+$ against a's then b takes 2^n steps in a backtracking engine: the test's timeout
+    // is the guard.
     expect((await call('search_files', { regex: '(a+)+$' })).output).toBe('no matches');
-    expect(performance.now() - started).toBeLessThan(5000);
     expect((await call('search_files', { regex: 'a+b' })).output).toMatch(/^a\.txt:1: a+b$/);
     expect((await call('search_files', { regex: '(a)\\1' })).output).toContain('invalid regex');
   });
