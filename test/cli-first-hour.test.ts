@@ -64,6 +64,89 @@ describe('finding one’s way', () => {
   });
 });
 
+// #45 item 5: Node's text ("Unknown option '--fromat'. To specify a positional argument …
+// as in '-- \"--fromat\"") with an unbalanced quote, then the whole usage.
+describe('a usage mistake is one line, the synopsis and where the options are (exit 2)', () => {
+  it('an unknown option, with the flag it was probably meant to be', () => {
+    const run = tagcall(['parse', 'x.txt', '--fromat', 'json']);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        "tagcall: unknown option --fromat (did you mean --format?)\nUsage: tagcall parse [PATH…|-] [options]\n'tagcall help parse' lists its options.\n",
+    });
+    expect(tagcall(['stats', '--zzz']).stderr.split('\n')[0]).toBe('tagcall: unknown option --zzz');
+    expect(tagcall(['parse', '--glob']).stderr.split('\n')[0]).toBe(
+      'tagcall: --glob needs a value',
+    );
+    expect(tagcall(['demo', '--json=yes']).stderr.split('\n')[0]).toBe(
+      'tagcall: --json takes no value',
+    );
+  });
+
+  it('an unknown command, with the command it was probably meant to be', () => {
+    expect(tagcall(['pars'])).toMatchObject({
+      code: 2,
+      stderr:
+        'tagcall: unknown command "pars" (did you mean parse?)\nUsage: tagcall <command> [options]\n\'tagcall --help\' lists the commands.\n',
+    });
+    expect(tagcall(['frobnicate']).stderr.split('\n')[0]).toBe(
+      'tagcall: unknown command "frobnicate"',
+    );
+    const none = tagcall([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Usage: tagcall <command>/);
+  });
+
+  it('--range with a folder is a usage error', () => {
+    const run = tagcall(['parse', 'fixtures/transcripts', '--range', '0:10']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe(
+      'tagcall: --range reads a part of one file; fixtures/transcripts is a folder',
+    );
+  });
+});
+
+describe('nothing to read is said, and fails (exit 1)', () => {
+  it('a --glob that matches no file', () => {
+    for (const command of ['parse', 'stats'])
+      expect(tagcall([command, 'fixtures/transcripts', '--glob', '*.nope'])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'tagcall: no file in fixtures/transcripts matches --glob *.nope\n',
+      });
+  });
+
+  it('an empty folder', () => {
+    const dir = tempDir();
+    expect(tagcall(['stats', dir])).toMatchObject({
+      code: 1,
+      stderr: `tagcall: no file to read in ${dir}\n`,
+    });
+  });
+});
+
+describe('counts read as English', () => {
+  it('stats says 1 file and its size in a unit that shows it, and leaves out a zero JSON-form line', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'one.txt'), '<tool>\n<tool_name>a</tool_name>\n</tool>\n');
+    const { code, stdout } = tagcall(['stats', dir]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(0, 2)).toEqual([
+      '1 file, 40 bytes',
+      '1 call, 0 malformed (0.0%), 0 quoted (in user messages or tool results, not counted as calls)',
+    ]);
+    expect(stdout).not.toContain('deprecated JSON form');
+    writeFileSync(
+      join(dir, 'two.txt'),
+      `<tool>{"tool_name": "b", "arguments": {}}</tool>\n${'x'.repeat(3000)}\n`,
+    );
+    const two = tagcall(['stats', dir]).stdout.split('\n');
+    expect(two[0]).toBe('2 files, 3.1 KB');
+    expect(two).toContain('1 call in the deprecated JSON form');
+  });
+});
+
 describe('a closed reader ends the command quietly', () => {
   for (const format of ['json', 'pretty', 'ndjson']) {
     it(`--format ${format} | head`, async () => {

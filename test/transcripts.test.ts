@@ -302,7 +302,7 @@ describe('tagcall reads its own thread files', () => {
         }),
       ]);
       const stats = tagcall(['stats', file]);
-      expect(stats.stdout).toContain('1 calls, 0 malformed');
+      expect(stats.stdout).toContain('1 call, 0 malformed');
       // A record near a format but broken is said in plain words, not as a TypeError.
       expect(recordMessages({ role: 'user', parts: [{ kind: 'text', text: 'x' }] })?.format).toBe(
         'thread',

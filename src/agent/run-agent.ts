@@ -315,7 +315,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
 const END_REASONS: Record<AgentStatus, (turns: number, error?: string) => string> = {
   completed: () => 'the model called task_completion',
   'no-call': () => 'the model replied without calling a tool',
-  'max-turns': (turns) => `stopped after ${turns} turns (maxTurns); the task is not complete`,
+  'max-turns': (turns) => `stopped after turn ${turns} (maxTurns); the task is not complete`,
   failed: (_turns, error) => `failed: ${error}`,
   cancelled: () => 'cancelled',
 };

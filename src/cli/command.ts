@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { distance } from 'fastest-levenshtein';
 
 /** A mistake in how the command was called: exit 2, with the command's usage. */
 export class UsageError extends Error {
@@ -59,7 +60,7 @@ export function defineCommand<const O extends Options>(spec: CommandSpec<O>): Co
           },
         });
       } catch (error) {
-        throw new UsageError((error as Error).message, spec.usage);
+        throw new UsageError(flagMistake(error as Error & { code?: string }, spec), spec.usage);
       }
       // Every command has --help; inside this generic function its type is not yet known.
       if ((flags.values as { help?: boolean }).help === true) {
@@ -71,6 +72,43 @@ export function defineCommand<const O extends Options>(spec: CommandSpec<O>): Co
       return spec.run(flags, spec.usage);
     },
   };
+}
+
+/** The closest of `names` to a mistyped `name` (a typo or two away), or undefined. */
+export function didYouMean(name: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.min(2, Math.floor(name.length / 3)));
+  for (const candidate of names) {
+    const d = distance(name, candidate);
+    if (d <= bestDistance && (best === undefined || d < bestDistance)) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * parseArgs's error in one line of ours: Node's text quotes the flag unevenly and explains
+ * `--` for positionals ("Unknown option '--fromat'. To specify a positional argument starting
+ * with a '-', place it at the end of the command after '--', as in '-- \"--fromat\"").
+ */
+function flagMistake(error: Error & { code?: string }, spec: { options: Options }): string {
+  const flag = /'(-[^' ]*)/.exec(error.message)?.[1];
+  if (flag === undefined) return error.message;
+  const flags = [...Object.keys(spec.options).map((name) => `--${name}`), '--help'];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const near = flag.startsWith('--') ? didYouMean(flag.split('=')[0], flags) : undefined;
+      return `unknown option ${flag}${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take/.test(error.message)
+        ? `${flag} takes no value`
+        : `${flag} needs a value`;
+    default:
+      return error.message;
+  }
 }
 
 /** `value` if it is one of `allowed`; a `UsageError` naming the flag otherwise. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createOpenAIClient, type ReplayModel, startReplayModel } from '../agent/index.js';
 import type { McpServerConfig } from '../tools/index.js';
 import { defineCommand } from './command.js';
+import { counted } from './quantities.js';
 import { runSession } from './run-command.js';
 
 const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));
@@ -51,7 +52,7 @@ export async function runDemo(json: boolean): Promise<number> {
       extraTools: [],
       json,
     });
-    log(`\n── ${result.status} after ${result.turns} turns ──\n`);
+    log(`\n── ${result.status} after ${counted(result.turns, 'turn')} ──\n`);
     const note = await readFile(join(workspace, 'notes/parser.md'), 'utf8').catch(() => null);
     if (note !== null && !json) log(`notes/parser.md in the workspace:\n${note}`);
     // With --json stdout is NDJSON only: the answer is in the run-end event.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { CliError, type Command, UsageError } from './command.js';
+import { CliError, type Command, didYouMean, UsageError } from './command.js';
 
 /**
  * The commands, each imported when it is used: `--version` and `help` load none of them, so
@@ -74,18 +74,39 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === '-h' || name === '--help' || name === 'help') {
     const about = COMMANDS.find((c) => c.name === rest[0]);
-    if (about === undefined && rest[0] !== undefined)
-      throw new UsageError(`unknown command "${rest[0]}"`, USAGE);
+    if (about === undefined && rest[0] !== undefined) throw unknownCommand(rest[0]);
     process.stdout.write(about === undefined ? USAGE : (await about.load()).usage);
     return 0;
   }
+  if (name === undefined) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
   const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined)
-    throw new UsageError(
-      name === undefined ? 'no command given' : `unknown command "${name}"`,
-      USAGE,
-    );
+  if (command === undefined) throw unknownCommand(name);
   return (await command.load()).main(rest);
+}
+
+function unknownCommand(name: string): UsageError {
+  const near = didYouMean(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
+  return new UsageError(
+    `unknown command "${name}"${near === undefined ? '' : ` (did you mean ${near}?)`}`,
+    USAGE,
+  );
+}
+
+/**
+ * A usage mistake in one line, the command's synopsis and where its options are, not the whole
+ * help (which buried the line that mattered).
+ */
+function usageMistake(error: UsageError): string {
+  const name = COMMANDS.find((c) => c.name === process.argv[2])?.name;
+  const synopsis = error.usage.split('\n')[0];
+  const help = name === undefined ? 'tagcall --help' : `tagcall help ${name}`;
+  return `tagcall: ${error.message}\n${synopsis}\n'${help}' lists ${name === undefined ? 'the commands' : 'its options'}.\n`;
 }
 
 /** A system error said in words, or null. */
@@ -117,7 +138,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`tagcall: ${error.message}\n\n${error.usage}`);
+      process.stderr.write(usageMistake(error));
       process.exitCode = 2;
       return;
     }

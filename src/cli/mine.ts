@@ -122,8 +122,7 @@ async function readInPart(files: InputFile[], part: MineSettings['part']): Promi
       file.firstLine = range.firstLine;
       file.size = Math.max(0, range.end - range.start + 1);
     }
-  } else if (part?.range !== undefined)
-    throw new CliError('--range reads a part of one file, not of a folder');
+  }
 }
 
 /** Whether the file's first line is a JSONL record (read up to 1 MiB of it). */
@@ -249,6 +248,12 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
     );
   } else {
     const list = await collectFiles(settings.sources, settings.glob);
+    if (list.length === 0)
+      throw new CliError(
+        settings.glob === undefined
+          ? `no file to read in ${settings.sources.join(', ')}`
+          : `no file in ${settings.sources.join(', ')} matches --glob ${settings.glob}`,
+      );
     await readInPart(list, settings.part);
     files = list[Symbol.iterator]();
     size = list.reduce((n, f) => n + f.size, 0);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { DIALECTS } from '../protocol/index.js';
 import { TRANSCRIPT_FORMATS } from '../transcripts/index.js';
 import { type Flags, oneOf, positiveInteger, UsageError } from './command.js';
@@ -59,6 +60,8 @@ export function miningSettings({ values, positionals }: Flags<typeof MINING_FLAG
       );
     if (sources.length !== 1 || sources[0] === '-')
       throw new UsageError('--range reads a part of one file: give exactly one PATH', usage);
+    if (statSync(sources[0], { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--range reads a part of one file; ${sources[0]} is a folder`, usage);
     range = { start: Number(match[1]), end: Number(match[2]) };
   }
   const firstLine = positiveInteger(values['first-line'], '--first-line', usage);

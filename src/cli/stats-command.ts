@@ -8,6 +8,7 @@ import {
 import { CliError, defineCommand, UsageError } from './command.js';
 import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
+import { byteSize, counted } from './quantities.js';
 import { statsHtml } from './stats-html.js';
 
 /** The stats as `--json` prints them: the counts and the rates derived from them. */
@@ -37,9 +38,11 @@ export function formatStats(stats: TranscriptStats): string {
   const s = summarizeStats(stats);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const lines = [
-    `${stats.files.toLocaleString('en')} files, ${(stats.bytes / 1e6).toFixed(1)} MB`,
-    `${stats.calls.toLocaleString('en')} calls, ${s.malformedCalls.toLocaleString('en')} malformed (${pct(s.malformedRate)}), ${stats.quoted.toLocaleString('en')} quoted (in user messages or tool results, not counted as calls)`,
-    `deprecated JSON form: ${s.deprecatedJsonCalls.toLocaleString('en')} calls`,
+    `${counted(stats.files, 'file')}, ${byteSize(stats.bytes)}`,
+    `${counted(stats.calls, 'call')}, ${s.malformedCalls.toLocaleString('en')} malformed (${pct(s.malformedRate)}), ${stats.quoted.toLocaleString('en')} quoted (in user messages or tool results, not counted as calls)`,
+    ...(s.deprecatedJsonCalls === 0
+      ? []
+      : [`${counted(s.deprecatedJsonCalls, 'call')} in the deprecated JSON form`]),
     `thinking share of assistant output: ${pct(s.thinkingShare)}`,
     `average arguments size: ${s.averageArgumentChars.toFixed(0)} characters (as JSON)`,
     '',
