@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_SESSION, readRecordedReplies, replyFiles } from '../src/cli/recorded-replies.js';
 import {
   type AgentEvent,
   createOpenAIClient,
@@ -19,11 +20,9 @@ import {
 import { listenLocal } from './support/local-server.js';
 import { runChild } from './support/run-child.js';
 
-const SESSION = fileURLToPath(new URL('../fixtures/demo/session/', import.meta.url));
-const replies = readdirSync(SESSION)
-  .filter((f) => f.endsWith('.txt'))
-  .sort()
-  .map((f) => readFileSync(join(SESSION, f), 'utf8'));
+// Write the note, a call without a tool name, the call again, the MCP sum, task_completion
+// (with its other answer for when the sum failed).
+const replies = await readRecordedReplies(await replyFiles(DEMO_SESSION));
 const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
@@ -67,11 +66,11 @@ describe('the full session over real HTTP, SSE, MCP and files', () => {
     const results = events.flatMap((e) => (e.type === 'tool-result' ? [e.result] : []));
     expect(results.map((r) => [r.toolName, r.isError])).toEqual([
       ['write_to_file', false],
-      ['get-sum', false],
       ['read_file', false],
+      ['get-sum', false],
       ['task_completion', false],
     ]);
-    expect(results[1].output).toContain('42');
+    expect(results[2].output).toContain('42');
     expect(events.filter((e) => e.type === 'malformed')).toHaveLength(1);
     expect(events.some((e) => e.type === 'argument-delta')).toBe(true);
     // The model saw the parser's error as a tool error before it wrote the call again.
@@ -173,6 +172,42 @@ describe('a model server that fails', () => {
     const result = await runAgent({ model: client, toolbox, task: 't' });
     expect(result).toMatchObject({ status: 'failed' });
     expect(result.error).toBe('model server answered 400: replay: no recorded reply for turn 1');
+  });
+});
+
+// #45 item 8: without the everything server, the demo's answer still said it "checked on the
+// everything server that 19 + 23 = 42".
+describe('the demo session claims only what happened', () => {
+  it('without the MCP server, the answer says the sum is not checked', async () => {
+    const { toolbox, client, events, onEvent } = await setup({ replies });
+    const result = await runAgent({ model: client, toolbox, task: 't', onEvent });
+    expect(result.status).toBe('completed');
+    const results = events.flatMap((e) => (e.type === 'tool-result' ? [e.result] : []));
+    expect(results[2]).toMatchObject({ toolName: 'get-sum', isError: true });
+    expect(result.answer).not.toContain('= 42');
+    expect(result.answer).toContain(
+      '19 + 23 is not checked: the call to the everything server failed',
+    );
+  });
+
+  it('a recorded reply after an error is chosen by the request, over the OpenAI protocol too', async () => {
+    const { model } = await setup({ replies: [{ reply: 'fine', afterError: 'it failed' }] });
+    const answer = async (messages: object[]) => {
+      const response = await fetch(`${model.url}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'replay', messages }),
+      });
+      return ((await response.json()) as { choices: [{ message: { content: string } }] }).choices[0]
+        .message.content;
+    };
+    expect(await answer([{ role: 'user', content: 'go' }])).toBe('fine');
+    expect(await answer([{ role: 'user', content: 'Tool: get-sum\nError: no server' }])).toBe(
+      'it failed',
+    );
+    expect(await answer([{ role: 'user', content: 'Tool: get-sum\n42' }])).toBe('fine');
+    expect(await answer([{ role: 'tool', tool_call_id: 'c', content: 'Error: no server' }])).toBe(
+      'it failed',
+    );
   });
 });
 
@@ -287,7 +322,7 @@ describe('limits and control', () => {
   });
 
   it('ends the run after three malformed replies in a row', async () => {
-    const { toolbox, client } = await setup({ replies: [replies[2], replies[2], replies[2]] });
+    const { toolbox, client } = await setup({ replies: [replies[1], replies[1], replies[1]] });
     const result = await runAgent({ model: client, toolbox, task: 't' });
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(

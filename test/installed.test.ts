@@ -60,6 +60,11 @@ describe('installed from npm pack, without devDependencies', () => {
     );
     expect(run.stderr).toContain('completed after');
     expect(run.status).toBe(0);
+    // #45 item 8: the answer claimed the sum was checked; the nameless call had no header.
+    expect(run.stderr).toContain('✖ everything/get-sum');
+    expect(run.stdout).not.toContain('= 42');
+    expect(run.stdout).toContain('The sum 19 + 23 is not checked');
+    expect(run.stderr).toContain('▶ a call, its tool not named yet\n    path: notes/parser.md\n');
     expect(readdirSync(temp)).toEqual([]);
   });
 

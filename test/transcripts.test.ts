@@ -12,6 +12,7 @@ import {
   recordMessages,
   type ScanOptions,
   scanTranscript,
+  system,
   toolResult,
   user,
 } from './support/all.js';
@@ -306,6 +307,33 @@ describe('tagcall reads its own thread files', () => {
       // A record near a format but broken is said in plain words, not as a TypeError.
       expect(recordMessages({ role: 'user', parts: [{ kind: 'text', text: 'x' }] })?.format).toBe(
         'thread',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // #45 item 8: the system prompt's example calls were counted as "quoted (in user messages
+  // or tool results)".
+  it("a system prompt's example calls are examples, not quoted calls", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagcall-thread-'));
+    try {
+      const store = createJsonlStore({ dir });
+      const example = (name: string) => `<tool>\n<tool_name>${name}</tool_name>\n</tool>\n`;
+      store.append('t', system(`Call tools so:\n${example('read_file')}${example('list_files')}`));
+      store.append('t', user(`Here is one I saw:\n${example('rm')}`));
+      const file = join(dir, 't.jsonl');
+      const findings = tagcall(['parse', file, '--format', 'ndjson'])
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(findings.map((f) => [f.type, f.tool_name, f.line])).toEqual([
+        ['example', 'read_file', 1],
+        ['example', 'list_files', 1],
+        ['quoted', 'rm', 2],
+      ]);
+      expect(tagcall(['stats', file]).stdout).toContain(
+        '0 calls, 0 malformed (0.0%), 1 quoted (in user messages or tool results), 2 examples (in system prompts); neither counted as calls',
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,12 @@ export {
   type OpenAIClientOptions,
 } from './model-client.js';
 export { PromptOverBudgetError } from './prompt-budget.js';
-export { type ReplayModel, type ReplayModelOptions, startReplayModel } from './replay-model.js';
+export {
+  type RecordedReply,
+  type ReplayModel,
+  type ReplayModelOptions,
+  startReplayModel,
+} from './replay-model.js';
 export {
   AGENT_DEFAULTS,
   type AgentEvent,

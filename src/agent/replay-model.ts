@@ -2,9 +2,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { charEstimate, MESSAGE_OVERHEAD } from '../messages/index.js';
 
+/**
+ * A recorded reply, or two: `afterError` is served instead of `reply` when the request's last
+ * message is a failed tool result, so that a recorded answer never claims a call worked
+ * when it did not (the demo's MCP server may be missing).
+ */
+export type RecordedReply = string | { reply: string; afterError: string };
+
 export interface ReplayModelOptions {
   /** Recorded replies: the Nth is served when the request holds N-1 assistant messages. */
-  replies: string[];
+  replies: RecordedReply[];
   /** Characters per SSE delta, cycled (like a tokenizer's uneven tokens). Default [3, 5, 2, 7, 4]. */
   chunkSizes?: number[];
   /** Pause between deltas, in ms. Default 0. */
@@ -26,6 +33,25 @@ export interface ReplayModel {
   /** Replies cut short because the client went away. */
   abandoned: number;
   close(): Promise<void>;
+}
+
+interface ChatMessage {
+  role: string;
+  content?: string | Array<{ type: string; text?: string }> | null;
+}
+
+/**
+ * Whether the request ends with a failed tool result: `Tool: NAME` then `Error: …` in the text
+ * protocol (what tagcall sends), or a `tool` message whose content starts with `Error: `.
+ */
+function lastResultFailed(messages: readonly ChatMessage[]): boolean {
+  const last = messages.at(-1);
+  if (last === undefined) return false;
+  const text =
+    typeof last.content === 'string'
+      ? last.content
+      : (last.content ?? []).map((part) => part.text ?? '').join('');
+  return last.role === 'tool' ? text.startsWith('Error: ') : /^Tool: [^\n]*\nError: /.test(text);
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -85,7 +111,7 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       return;
     }
     const body = JSON.parse(await readBody(request)) as {
-      messages?: Array<{ role: string; content?: unknown }>;
+      messages?: ChatMessage[];
       stream?: boolean;
       stream_options?: { include_usage?: boolean };
     };
@@ -97,7 +123,13 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       return;
     }
     const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
-    const reply = options.replies[turn];
+    const recorded = options.replies[turn];
+    const reply =
+      typeof recorded === 'object'
+        ? lastResultFailed(body.messages ?? [])
+          ? recorded.afterError
+          : recorded.reply
+        : recorded;
     if (reply === undefined) {
       response
         .writeHead(400, { 'content-type': 'application/json' })

@@ -1,15 +1,14 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createOpenAIClient, type ReplayModel, startReplayModel } from '../agent/index.js';
 import type { McpServerConfig } from '../tools/index.js';
 import { defineCommand } from './command.js';
 import { counted } from './quantities.js';
+import { DEMO_SESSION, readRecordedReplies, replyFiles } from './recorded-replies.js';
 import { runSession } from './run-command.js';
 
-const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));
 const EVERYTHING = '@modelcontextprotocol/server-everything';
 export const DEMO_TASK =
   'Write a short note on the parser to notes/parser.md, then check 19 + 23 on the everything server.';
@@ -31,8 +30,7 @@ function everythingServer(): McpServerConfig | null {
  */
 export async function runDemo(json: boolean): Promise<number> {
   const log = (text: string) => process.stderr.write(text);
-  const files = (await readdir(SESSION)).filter((f) => f.endsWith('.txt')).sort();
-  const replies = await Promise.all(files.map((f) => readFile(join(SESSION, f), 'utf8')));
+  const replies = await readRecordedReplies(await replyFiles(DEMO_SESSION));
   const everything = everythingServer();
   if (everything === null)
     log(

@@ -1,16 +1,14 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startReplayModel } from '../agent/index.js';
-import { CliError, defineCommand, port, untilStopped } from './command.js';
-
-const SESSION = fileURLToPath(new URL('../../fixtures/demo/session/', import.meta.url));
+import { defineCommand, port, untilStopped } from './command.js';
+import { DEMO_SESSION, readRecordedReplies, replyFiles } from './recorded-replies.js';
 
 const USAGE = `Usage: tagcall replay [REPLY.txt…] [--port N]
 
 A stand-in model server for trying tagcall offline: an OpenAI-compatible server on 127.0.0.1
 that answers with recorded replies, streamed to "stream": true and as one chat.completion
-otherwise (the Nth reply answers a request that holds N-1 assistant messages). With no files, the replies of the bundled demo session. Stops on SIGINT or SIGTERM.
+otherwise (the Nth reply answers a request that holds N-1 assistant messages; NAME.after-error.txt
+answers instead of NAME.txt when the request ends with a failed tool result). With no files, the
+replies of the bundled demo session. Stops on SIGINT or SIGTERM.
 
 Options:
   --port N              default 8080 (0: any free port)
@@ -23,19 +21,8 @@ export const replayCommand = defineCommand({
   positionals: true,
   options: { port: { type: 'string', default: '8080' } },
   async run({ values, positionals }, usage) {
-    const files =
-      positionals.length > 0
-        ? positionals
-        : (await readdir(SESSION))
-            .filter((f) => f.endsWith('.txt'))
-            .sort()
-            .map((f) => join(SESSION, f));
-    const replies = await Promise.all(
-      files.map((f) =>
-        readFile(f, 'utf8').catch((error: Error) => {
-          throw new CliError(`${f} cannot be read: ${error.message}`);
-        }),
-      ),
+    const replies = await readRecordedReplies(
+      positionals.length > 0 ? positionals : await replyFiles(DEMO_SESSION),
     );
     const model = await startReplayModel({
       replies,

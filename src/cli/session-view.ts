@@ -21,6 +21,8 @@ export function createSessionView(out: NodeJS.WriteStream, options: SessionViewO
   const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
   let argumentKey = '';
   let argumentShown = 0;
+  /** Whether the current call's `▶` line is out: arguments can come before its name, or without. */
+  let headed = false;
   let spinner: NodeJS.Timeout | null = null;
   let running = 0;
   const write = (text: string) => out.write(text);
@@ -55,11 +57,15 @@ export function createSessionView(out: NodeJS.WriteStream, options: SessionViewO
           break;
         case 'tool-start':
           argumentKey = '';
+          headed = false;
           break;
         case 'tool-name':
-          write(paint('cyan', `▶ ${event.serverName}/${event.toolName}`));
+          write(paint('cyan', `${headed ? '\n' : ''}▶ ${event.serverName}/${event.toolName}`));
+          headed = true;
           break;
         case 'argument-delta': {
+          if (!headed) write(paint('cyan', '▶ a call, its tool not named yet'));
+          headed = true;
           const key = event.path.names.join('.');
           if (key !== argumentKey) {
             argumentKey = key;

@@ -39,7 +39,7 @@ export function formatStats(stats: TranscriptStats): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const lines = [
     `${counted(stats.files, 'file')}, ${byteSize(stats.bytes)}`,
-    `${counted(stats.calls, 'call')}, ${s.malformedCalls.toLocaleString('en')} malformed (${pct(s.malformedRate)}), ${stats.quoted.toLocaleString('en')} quoted (in user messages or tool results, not counted as calls)`,
+    `${counted(stats.calls, 'call')}, ${s.malformedCalls.toLocaleString('en')} malformed (${pct(s.malformedRate)}), ${stats.quoted.toLocaleString('en')} quoted (in user messages or tool results), ${counted(stats.examples, 'example')} (in system prompts); neither counted as calls`,
     ...(s.deprecatedJsonCalls === 0
       ? []
       : [`${counted(s.deprecatedJsonCalls, 'call')} in the deprecated JSON form`]),

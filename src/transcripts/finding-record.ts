@@ -21,6 +21,7 @@ export function findingRecord(f: Finding): Record<string, unknown> {
       if (f.durationMs !== undefined) record.duration_ms = f.durationMs;
       break;
     case 'quoted':
+    case 'example':
       record.tool_name = f.toolName;
       record.format = f.format;
       break;

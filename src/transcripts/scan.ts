@@ -71,8 +71,11 @@ export type Finding =
       durationMs?: number;
     })
   | (Location & { type: 'error' | 'warning'; code: string; message: string })
-  /** A call inside a user message or a tool result: quoted, not made. */
-  | (Location & { type: 'quoted'; toolName: string; format: CallFormat });
+  /**
+   * A call inside a user message or a tool result (`quoted`: shown, not made), or inside a
+   * system message (`example`: the prompt teaching the model how to call).
+   */
+  | (Location & { type: 'quoted' | 'example'; toolName: string; format: CallFormat });
 
 export interface ScanSink {
   finding(finding: Finding): void;
@@ -121,6 +124,8 @@ export async function scanTranscript(
   // One parser for the whole scan, pointed at the text being read.
   let where: Location = { file, offset: 0 };
   let assistant = true;
+  /** Whether the text being read is a system message's (its calls are examples). */
+  let system = false;
   let lines = 0;
   let textChars = 0;
   let thinkingChars = 0;
@@ -163,7 +168,7 @@ export async function scanTranscript(
         else
           sink.finding(
             at(call.start, {
-              type: 'quoted' as const,
+              type: system ? ('example' as const) : ('quoted' as const),
               toolName: call.toolName,
               format: call.format,
             }),
@@ -190,9 +195,10 @@ export async function scanTranscript(
     prefilledThinking: 'never',
   });
   /** Text from `location` on, written by an assistant or not, fed to the parser in chunks. */
-  const beginText = (location: Location, byAssistant: boolean) => {
+  const beginText = (location: Location, role: string) => {
     where = location;
-    assistant = byAssistant;
+    assistant = role === 'assistant';
+    system = role === 'system';
     lines = 0;
   };
   const endText = () => {
@@ -201,8 +207,9 @@ export async function scanTranscript(
     textChars = 0;
     thinkingChars = 0;
   };
-  const scanText = (text: string, location: Location, byAssistant: boolean) => {
-    beginText(location, byAssistant);
+  /** Text written by `role` (`assistant`, `system`, `user`, `tool`). */
+  const scanText = (text: string, location: Location, role: string) => {
+    beginText(location, role);
     parser.feed(text);
     endText();
   };
@@ -220,11 +227,11 @@ export async function scanTranscript(
     let offset = 0;
     for (const part of message.parts) {
       if (part.kind === 'text') {
-        scanText(part.text, located(location, offset, {}), byAssistant);
+        scanText(part.text, located(location, offset, {}), message.role);
         offset += part.text.length;
       } else if (part.kind === 'tool-result') {
         if (part.isError) sink.failed?.(part.toolName);
-        scanText(part.output, located(location, 0, {}), false);
+        scanText(part.output, located(location, 0, {}), 'tool');
       } else if (part.kind === 'thinking' && byAssistant) {
         sink.assistant(0, part.text.length);
       } else if (part.kind === 'tool-call' && byAssistant) {
@@ -268,7 +275,7 @@ export async function scanTranscript(
         if (m.role === 'assistant') sink.message?.(location.line);
         if (m.text === '') return;
         const at = { file: location.file, line: location.line, messageIndex: i, offset: 0 };
-        scanText(m.text, at, m.role === 'assistant');
+        scanText(m.text, at, m.role);
       });
       return;
     }
@@ -333,7 +340,7 @@ export async function scanTranscript(
 
   if (mode === 'text') {
     sink.message?.(firstLineNumber);
-    beginText({ file, line: firstLineNumber, offset: 0 }, true);
+    beginText({ file, line: firstLineNumber, offset: 0 }, 'assistant');
     for await (const chunk of rest()) parser.feed(chunk);
     endText();
     return;
@@ -361,7 +368,7 @@ export async function scanTranscript(
     } catch {
       // It only looked like JSON: it is a reply.
       sink.message?.(1);
-      scanText(text, { file, line: 1, offset: 0 }, true);
+      scanText(text, { file, line: 1, offset: 0 }, 'assistant');
       return;
     }
     // An array of conversations is read one by one; anything else is one record.

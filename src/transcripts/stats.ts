@@ -37,6 +37,8 @@ export interface TranscriptStats {
   quoted: number;
   /** Assistant messages (a text file, or a JSON reply, is one). */
   messages: number;
+  /** Calls in system messages: a prompt's examples. */
+  examples: number;
   byTool: Record<string, number>;
   /** Tool results marked as errors (structured logs), by the tool that failed. */
   failedByTool: Record<string, number>;
@@ -61,6 +63,7 @@ export function createStats(): TranscriptStats {
     calls: 0,
     quoted: 0,
     messages: 0,
+    examples: 0,
     byTool: {},
     failedByTool: {},
     byServer: {},
@@ -222,6 +225,9 @@ export function addFinding(stats: TranscriptStats, finding: Finding): void {
     case 'quoted':
       stats.quoted++;
       break;
+    case 'example':
+      stats.examples++;
+      break;
     case 'error':
       bump(stats.errorsByCode, finding.code);
       break;
@@ -248,6 +254,7 @@ export function mergeStats(into: TranscriptStats, from: TranscriptStats): Transc
     'calls',
     'quoted',
     'messages',
+    'examples',
     'assistantTextChars',
     'assistantThinkingChars',
     'argumentChars',
