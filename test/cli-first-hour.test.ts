@@ -147,6 +147,46 @@ describe('counts read as English', () => {
   });
 });
 
+// #45 item 6: `grammar --tools` took a JSON list and `run --tools` a JS module, and
+// `run --tools tools.json` said "needs an import attribute of type json".
+describe('--tools: a JS module for run and grammar, a JSON list for grammar', () => {
+  const schema = { type: 'object', properties: { city: { type: 'string' } } };
+  it('grammar reads the module run takes, as it reads the same tools in JSON', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'tools.mjs'),
+      `export const tools = [{ name: 'weather', description: 'the weather', inputSchema: ${JSON.stringify(schema)}, handler: () => 'sunny' }];\n`,
+    );
+    writeFileSync(
+      join(dir, 'tools.json'),
+      JSON.stringify([{ name: 'weather', description: 'the weather', inputSchema: schema }]),
+    );
+    const fromModule = tagcall(['grammar', '--tools', join(dir, 'tools.mjs')]);
+    expect(fromModule.code).toBe(0);
+    expect(fromModule.stdout).toContain('weather');
+    expect(fromModule.stdout).toBe(tagcall(['grammar', '--tools', join(dir, 'tools.json')]).stdout);
+  });
+
+  it('run refuses a JSON list in words: nothing would run its calls', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'tools.json'), '[]');
+    const run = tagcall([
+      'run',
+      'task',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--model',
+      'm',
+      '--tools',
+      join(dir, 'tools.json'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `tagcall: --tools ${join(dir, 'tools.json')}: a JSON tool list has no code to run the tools; tagcall run takes a JS module exporting defineTool(...) definitions with handlers (a JSON list is for tagcall grammar --tools and for serve's requests)\n`,
+    );
+  });
+});
+
 describe('a closed reader ends the command quietly', () => {
   for (const format of ['json', 'pretty', 'ndjson']) {
     it(`--format ${format} | head`, async () => {

@@ -54,8 +54,22 @@ export async function readMcpConfig(file: string): Promise<Record<string, McpSer
   return servers as Record<string, McpServerConfig>;
 }
 
-/** `--tools` JSON for `grammar`: any common tool-list shape (see `readToolList`). */
-export async function readToolsJson(file: string): Promise<ListedTool[]> {
+/** A file named as JSON: `--tools` reads it as a tool list, anything else as a JS module. */
+const isJsonFile = (file: string) => file.toLowerCase().endsWith('.json');
+
+/**
+ * `--tools` for `grammar`: a JSON tool list in any common shape (see `readToolList`), or the
+ * JS module `run --tools` takes (its definitions' names and schemas), so that one file serves
+ * both.
+ */
+export async function readToolsFile(file: string): Promise<ListedTool[]> {
+  if (!isJsonFile(file))
+    return (await loadToolsModule(file)).map((t) => ({
+      serverName: 'local',
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
   const value = await readJsonFile(file, '--tools');
   try {
     return readToolList(value);
@@ -64,8 +78,15 @@ export async function readToolsJson(file: string): Promise<ListedTool[]> {
   }
 }
 
-/** `--tools` module for `run`: a `tools` export or a default export, an array of definitions. */
+/**
+ * `--tools` module for `run`: a `tools` export or a default export, an array of definitions.
+ * A JSON tool list is refused in words: it describes tools, and nothing would run their calls.
+ */
 export async function loadToolsModule(file: string): Promise<ToolDefinition[]> {
+  if (isJsonFile(file))
+    throw new CliError(
+      `--tools ${file}: a JSON tool list has no code to run the tools; tagcall run takes a JS module exporting defineTool(...) definitions with handlers (a JSON list is for tagcall grammar --tools and for serve's requests)`,
+    );
   let module: { default?: unknown; tools?: unknown };
   try {
     module = (await import(pathToFileURL(resolve(file)).href)) as typeof module;

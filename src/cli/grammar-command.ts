@@ -14,7 +14,7 @@ import {
   workspaceTools,
 } from '../tools/index.js';
 import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
-import { readMcpConfig, readToolsJson } from './config-files.js';
+import { readMcpConfig, readToolsFile } from './config-files.js';
 
 export interface GrammarSettings {
   /** A JSON tool list, in any shape `readToolList` reads. */
@@ -31,7 +31,7 @@ export interface GrammarSettings {
 /** The grammar for a tool list: given tools, MCP servers' tools, or the built-in workspace tools. */
 export async function runGrammar(settings: GrammarSettings): Promise<string> {
   const tools: ListedTool[] =
-    settings.toolsFile === undefined ? [] : await readToolsJson(settings.toolsFile);
+    settings.toolsFile === undefined ? [] : await readToolsFile(settings.toolsFile);
   const servers = settings.mcpServers ?? {};
   if (Object.keys(servers).length > 0 || tools.length === 0) {
     const toolbox = createToolbox({
@@ -64,7 +64,7 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
   });
 }
 
-const USAGE = `Usage: tagcall grammar [--tools tools.json | --mcp mcp.json] [options]
+const USAGE = `Usage: tagcall grammar [--tools tools.json|tools.js | --mcp mcp.json] [options]
 
 Prints a grammar that admits only valid calls of the given tools (with free text around them
 unless --calls-only): GBNF for llama.cpp, Lark for vLLM / xgrammar. With --tools, those tools
@@ -74,7 +74,8 @@ tagcall run --mcp offers them; with neither, the built-in workspace tools.
 Options:
   --tools FILE        a JSON tool list: [{"name", "inputSchema"}] (tagcall, MCP),
                       [{"type": "function", "function": {"name", "parameters"}}] (OpenAI),
-                      [{"name", "input_schema"}] (Anthropic), or {"tools": [...]}
+                      [{"name", "input_schema"}] (Anthropic), or {"tools": [...]}; or the
+                      JS module of tagcall run --tools (its tools' names and schemas)
   --mcp FILE          MCP servers ({"mcpServers": {...}}): their tools, listed live
   --format F          gbnf (default) or lark: the grammar alone;
                       llama.cpp: the request fields of a lazy grammar that engages at <tool>

@@ -156,7 +156,8 @@ Options:
   --model NAME          the model name the server expects
   --api-key KEY         bearer token (default: $TAGCALL_API_KEY or $OPENAI_API_KEY)
   --mcp FILE            MCP servers, as {"mcpServers": {"name": {"command", "args", "env"} | {"url"}}}
-  --tools FILE          a JS module exporting an array of defineTool(...) definitions
+  --tools FILE          a JS module exporting an array of defineTool(...) definitions (with
+                        handlers: a JSON tool list, as grammar --tools takes, cannot run)
   --workspace DIR       folder the file tools are confined to (default: the current one)
   --max-turns N         stop after N model replies (default ${AGENT_DEFAULTS.maxTurns})
   --budget N            tokens of the conversation sent each turn; by default the context size
