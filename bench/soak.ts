@@ -181,9 +181,9 @@ for (const result of [
   );
 }
 log();
-log('## Hostile input shapes: time for size 2n against size n (2 is linear, 4 quadratic)');
+log('## Hostile input shapes: CPU time for size 2n against size n (2 is linear, 4 quadratic)');
 log();
-log('| shape | n | n (ms) | 2n (ms) | 2n / n |');
+log('| shape | n | n (CPU ms) | 2n (CPU ms) | 2n / n |');
 log('|---|---:|---:|---:|---:|');
 for (const [name, make, start] of HOSTILE_SHAPES) {
   const d = doublingRatio(make, start);

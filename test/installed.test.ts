@@ -154,6 +154,22 @@ describe('installed from npm pack, without devDependencies', () => {
     expect(run.stdout.trim()).toBe('function 1');
   });
 
+  // #45 item 9: the tarball's README linked to docs/*.md that the package did not ship.
+  it('ships every page its README and docs link to', () => {
+    const root = join(app, 'node_modules/tagcall');
+    const pages = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)];
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      const text = readFileSync(join(root, page), 'utf8')
+        .replace(/^```[\s\S]*?^```/gm, '')
+        .replace(/`[^`\n]*`/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        expect(existsSync(join(root, page, '..', target)), `${page} -> ${target}`).toBe(true);
+      }
+    }
+  });
+
   it('ships a LICENSE, keywords and no source map that points at sources it does not ship', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     expect(files).toContain('package/LICENSE');
