@@ -134,7 +134,7 @@ describe('counts read as English', () => {
     expect(code).toBe(0);
     expect(stdout.split('\n').slice(0, 2)).toEqual([
       '1 file, 40 bytes',
-      '1 call, 0 malformed (0.0%), 0 quoted (in user messages or tool results, not counted as calls)',
+      '1 call, 0 malformed (0.0%), 0 quoted (in user messages or tool results), 0 examples (in system prompts); neither counted as calls',
     ]);
     expect(stdout).not.toContain('deprecated JSON form');
     writeFileSync(
