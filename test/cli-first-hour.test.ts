@@ -93,6 +93,7 @@ describe('a usage mistake is one line, the synopsis and where the options are (e
     expect(tagcall(['frobnicate']).stderr.split('\n')[0]).toBe(
       'tagcall: unknown command "frobnicate"',
     );
+    expect(tagcall(['--glob', 'x']).stderr.split('\n')[0]).toBe('tagcall: unknown option --glob');
     const none = tagcall([]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^Usage: tagcall <command>/);

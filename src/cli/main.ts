@@ -88,6 +88,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function unknownCommand(name: string): UsageError {
+  // Options go after the command (`tagcall parse --glob …`); before it only --help, --version.
+  if (name.startsWith('-')) return new UsageError(`unknown option ${name}`, USAGE);
   const near = didYouMean(
     name,
     COMMANDS.map((c) => c.name),
