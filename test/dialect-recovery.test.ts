@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFold, createParser, type ParseOptions, parse } from './support/all.js';
+import { createFold, createParser, DIALECTS, type ParseOptions, parse } from './support/all.js';
+import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { renderInDialect } from './support/dialect-render.js';
 
 /** The parse, checked to be the same fed one character at a time. */
 function read(text: string, options: ParseOptions) {
@@ -1353,3 +1356,80 @@ describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
     expect(callsOf(deepseek)).toEqual([['deepseek', 'f', { a: 1 }]]);
   });
 });
+
+describe('arguments written as a JSON string holding the object (issue 44.5)', () => {
+  const args = { todos: [{ id: 'transform-analysis', content: 'a "b" <c> & \\n' }] };
+  const json = JSON.stringify(args);
+  // Every family whose call writes its arguments as a JSON object, found by rendering one.
+  const families = DIALECTS.filter((d) => d !== 'tagcall').filter((d) =>
+    renderInDialect(d, 'TodoWrite', args).includes(json),
+  );
+
+  it('covers every JSON-bodied family', () => {
+    expect(families).toEqual(
+      expect.arrayContaining(['hermes', 'kimi-k2', 'mistral', 'gpt-oss', 'apertus', 'deepseek']),
+    );
+    expect(families.length).toBeGreaterThanOrEqual(15);
+  });
+
+  for (const dialect of families) {
+    it(`${dialect}: the string's object is the arguments, with a warning; a string of no object fails the call`, () => {
+      const rendered = renderInDialect(dialect, 'TodoWrite', args);
+      const encoded = rendered.replace(json, () => JSON.stringify(json));
+      const read = readChunked(encoded, { dialect });
+      expect(read.errors).toEqual([]);
+      expect(read.calls).toMatchObject([{ toolName: 'TodoWrite', arguments: args }]);
+      expect(read.warnings.map((w) => w.code)).toContain('string-encoded-arguments');
+
+      for (const lost of ['"not an object"', '"[1, 2]"', '"{\\"todos\\": [1"', '"{} {}"']) {
+        const broken = readChunked(
+          rendered.replace(json, () => lost),
+          { dialect },
+        );
+        expect(broken.calls, lost).toEqual([]);
+        expect(broken.errors, lost).toMatchObject([{ code: 'invalid-json' }]);
+        expect(broken.text, lost).toContain(lost);
+      }
+      // Arguments that are no object nor string: no call either (where a `{` or `"` must open
+      // the body, none begins).
+      for (const lost of ['42', 'true', '[1]']) {
+        const broken = readChunked(
+          rendered.replace(json, () => lost),
+          { dialect },
+        );
+        expect(broken.calls, lost).toEqual([]);
+        expect(broken.text, lost).toContain(lost);
+      }
+    });
+  }
+
+  it('an empty string is no arguments, read with the warning', () => {
+    const { calls, warnings } = readChunked(
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.now:0<|tool_call_argument_begin|>""<|tool_call_end|><|tool_calls_section_end|>',
+      { dialect: 'kimi-k2' },
+    );
+    expect(calls).toMatchObject([{ toolName: 'now', arguments: {} }]);
+    expect(warnings.map((w) => w.code)).toEqual(['string-encoded-arguments']);
+  });
+
+  it("a repair inside the string is told, as the string's", () => {
+    const { calls, warnings } = readChunked(
+      '<tool_call>{"name": "f", "arguments": "{\\"a\\": 1,}"}</tool_call>',
+      { dialect: 'hermes' },
+    );
+    expect(calls).toMatchObject([{ arguments: { a: 1 } }]);
+    expect(warnings.map((w) => w.code)).toEqual(['string-encoded-arguments', 'repaired-json']);
+  });
+});
+
+/** The parse, the same fed one character at a time and in 100 random chunkings. */
+function readChunked(text: string, options: ParseOptions) {
+  const whole = read(text, options);
+  fc.assert(
+    fc.property(cutsArbitrary, (cuts) => {
+      expect(feedChunks(splitAt(text, cuts), options).result).toEqual(whole);
+    }),
+    { numRuns: 100 },
+  );
+  return whole;
+}

@@ -51,7 +51,8 @@ export type ParseWarningCode =
   | 'missing-wrapper'
   | 'repaired-json'
   | 'inexact-number'
-  | 'unclosed-call-at-end';
+  | 'unclosed-call-at-end'
+  | 'string-encoded-arguments';
 
 export type ThinkingFormat = 'bracket' | 'tag' | 'prefilled';
 

@@ -1,4 +1,4 @@
-import type { BlockLimits, BlockSink } from '../dialects/block.js';
+import { type BlockLimits, type BlockSink, skipBlanks } from '../dialects/block.js';
 import type { ArgumentPath, CallFormat, JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { Container, ModelJsonReader, Syntax, type ValueEvents } from './model-json.js';
@@ -17,6 +17,8 @@ interface OpenCall {
   /** `arguments` written as a JSON string: its own reader, fed the string's text. */
   inner: ModelJsonReader | null;
   innerArguments: JsonValue | undefined;
+  /** The first repair its reader made (told once the string ends). */
+  innerRepair?: string;
   /** Where its value began (a failure of the call points there). */
   at: number;
   /** The call's value is complete; it ends where `end` says unless the block's end extends it. */
@@ -222,18 +224,30 @@ export class CallBuilder implements ValueEvents {
     if (call === null) return;
     if (depth === this.#argumentsDepth + 1 && call.path !== null)
       this.#delta(call, call.path, text);
-    else if (!this.#nameKeyed && depth === this.#callDepth + 1 && ARGUMENT_KEYS.has(this.#callKey))
-      this.#innerText(call, text);
+    else if (this.#atArgumentsValue(depth, call)) this.#innerText(call, text);
+  }
+
+  /** Whether a value at `depth` is the current call's arguments (a string there holds them). */
+  #atArgumentsValue(depth: number, call: OpenCall): boolean {
+    if (this.#shape === 'arguments') return depth === 1;
+    if (depth !== this.#callDepth + 1) return false;
+    return this.#nameKeyed ? this.#callKey === call.name : ARGUMENT_KEYS.has(this.#callKey);
   }
 
   value(depth: number, value: JsonValue, end: number): void {
     const call = this.#call;
     if (this.#shape === 'arguments') {
-      if (depth === 1 && call !== null) {
-        call.arguments = asArguments(value);
-        call.complete = true;
-        call.end = end;
-      }
+      if (depth !== 1 || call === null) return;
+      let args: JsonValue | undefined = value;
+      if (typeof value === 'string') {
+        this.#endInner(call, end);
+        args = call.innerArguments;
+      } else if (value !== null && !isObject(value))
+        this.#fail('invalid-json', 'the arguments are no object', end);
+      if (args === undefined || this.#failed !== null) return;
+      call.arguments = asArguments(args);
+      call.complete = true;
+      call.end = end;
       return;
     }
     // The arguments object closed: what follows in the call is no argument.
@@ -250,10 +264,9 @@ export class CallBuilder implements ValueEvents {
         this.#endPending();
         this.#fail('invalid-json', 'a call is an object: {"name": …, "arguments": {…}}', end);
       } else this.#complete(call, value, end);
-    } else if (depth !== this.#callDepth + 1 || typeof value !== 'string' || this.#nameKeyed)
-      return;
-    else if (NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
-    else if (ARGUMENT_KEYS.has(this.#callKey)) this.#endInner(call, end);
+    } else if (depth !== this.#callDepth + 1 || typeof value !== 'string') return;
+    else if (this.#atArgumentsValue(depth, call)) this.#endInner(call, end);
+    else if (!this.#nameKeyed && NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
   }
 
   warn(code: 'repaired-json' | 'inexact-number', message: string, at: number): void {
@@ -334,7 +347,10 @@ export class CallBuilder implements ValueEvents {
           value(depth, value) {
             if (depth === 1) call.innerArguments = value;
           },
-          warn() {},
+          // Its offsets are in the decoded string: the first is told where the string ends.
+          warn(_code, message) {
+            call.innerRepair ??= message;
+          },
         },
       );
     }
@@ -345,25 +361,55 @@ export class CallBuilder implements ValueEvents {
 
   #innerPending = '';
 
+  /**
+   * The arguments' string ended at absolute `at`: the object it holds is the arguments, read
+   * with a warning (the string's text was streamed as they were). A string that holds no
+   * object fails the call: it never runs with arguments it lost. An empty string is none.
+   */
   #endInner(call: OpenCall, at: number): void {
     const inner = call.inner;
-    if (inner === null) {
-      call.innerArguments = undefined;
-      return;
+    if (inner === null) call.innerArguments = createObject();
+    else {
+      const rest = this.#innerPending;
+      const read = inner.read(rest, 0, 0, true);
+      this.#innerPending = '';
+      // A string whose JSON is left open is cut short, and one with more after it holds more
+      // than the object: neither is repaired into arguments.
+      if (
+        !inner.done ||
+        skipBlanks(rest, read, rest.length) < rest.length ||
+        !isObject(inner.result)
+      ) {
+        call.innerArguments = undefined;
+        if (inner.depthExceeded)
+          this.#fail(
+            'max-depth-exceeded',
+            `the arguments nest deeper than ${this.#limits.maxDepth} levels`,
+            at,
+          );
+        else
+          this.#fail(
+            'invalid-json',
+            'the arguments are a string that does not hold a JSON object; write the object itself: {"key": "value"}',
+            at,
+          );
+        return;
+      }
     }
-    inner.read(this.#innerPending, 0, 0, true);
-    this.#innerPending = '';
-    if (!inner.finish(0) || !isObject(inner.result)) {
-      call.innerArguments = undefined;
-      if (inner.depthExceeded)
-        this.#fail(
-          'max-depth-exceeded',
-          `the arguments nest deeper than ${this.#limits.maxDepth} levels`,
-          at,
-        );
-      else
-        this.#fail('invalid-json', '"arguments" is a string that does not hold a JSON object', at);
-    }
+    this.flush();
+    this.#sink.warn(
+      'string-encoded-arguments',
+      'the arguments were written as a JSON string holding the object; read as the object',
+      at,
+      call.id,
+    );
+    if (call.innerRepair !== undefined)
+      this.#sink.warn(
+        'repaired-json',
+        `in the arguments' string: ${call.innerRepair}`,
+        at,
+        call.id,
+      );
   }
 
   #complete(call: OpenCall, value: JsonValue, end: number): void {
@@ -389,7 +435,7 @@ export class CallBuilder implements ValueEvents {
       return;
     }
     const written = this.#nameKeyed ? fields[call.name] : (fields.arguments ?? fields.parameters);
-    const args = typeof written === 'string' && !this.#nameKeyed ? call.innerArguments : written;
+    const args = typeof written === 'string' ? call.innerArguments : written;
     if (args !== undefined && args !== null && !isObject(args)) {
       this.#fail('invalid-json', '"arguments" must be an object', end);
       return;

@@ -9,7 +9,10 @@ const FUNCTIONARY_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: { pattern: /([A-Za-z_][\w.-]*)>\s*(?=\{)/y, partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/ },
+  header: {
+    pattern: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
+    partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
+  },
 };
 const FUNCTIONARY_RECIPIENT: BodyForm = {
   format: 'functionary',
@@ -18,7 +21,7 @@ const FUNCTIONARY_RECIPIENT: BodyForm = {
   close: '',
   syntax: Syntax.Json,
   header: {
-    pattern: /([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=\{)/y,
+    pattern: /([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=[{"])/y,
     partial: /^(?:[A-Za-z_][\w.-]*[ \t]*(?:\r?\n?\s*)?)?$/,
   },
 };
@@ -26,9 +29,12 @@ const FUNCTIONARY_RECIPIENT: BodyForm = {
 /** v3.2's first call when the prompt wrote its `>>>`: the reply begins with the recipient. */
 const FUNCTIONARY_FIRST: BodyForm = { ...FUNCTIONARY_RECIPIENT, open: '' };
 
-/** After `<function=`: a name, `>` and a JSON object (functionary's; Qwen's has tags). */
+/**
+ * After `<function=`: a name, `>` and a JSON object, or a JSON string holding one
+ * (functionary's; Qwen's has tags).
+ */
 export const functionJsonHead = confirmedBy(
-  /[A-Za-z_][\w.-]*>\s*\{/y,
+  /[A-Za-z_][\w.-]*>\s*[{"]/y,
   /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
 );
 /** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */

@@ -86,7 +86,10 @@ const HERMES_FUNCTION_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: { pattern: /([A-Za-z_][\w.-]*)>\s*(?=\{)/y, partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/ },
+  header: {
+    pattern: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
+    partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
+  },
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function=…>`,
 };
 
@@ -110,10 +113,10 @@ const HERMES_FUNCTION_NAME: BodyForm = {
   open: '<function name="',
   close: '</function>',
   syntax: Syntax.Json,
-  header: { pattern: /([A-Za-z_][\w.-]*)">\s*(?=\{)/y, partial: NAME_ATTRIBUTE_PARTIAL },
+  header: { pattern: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y, partial: NAME_ATTRIBUTE_PARTIAL },
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function name="…">`,
 };
-const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*\{/y, NAME_ATTRIBUTE_PARTIAL);
+const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*[{"]/y, NAME_ATTRIBUTE_PARTIAL);
 
 /** `<function name="name">{arguments}</function>`, the other named form llama.cpp reads. */
 function hermesFunctionNamed(midLine: boolean): BlockReader {
