@@ -22,7 +22,12 @@ export {
   type MemoryStats,
   type Summarizer,
 } from './memory.js';
-export type { DamagedRecord, LoadedThread, MessageStore } from './message-store.js';
+export {
+  type DamagedRecord,
+  InvalidThreadIdError,
+  type LoadedThread,
+  type MessageStore,
+} from './message-store.js';
 export { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export {

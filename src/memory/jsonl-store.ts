@@ -12,7 +12,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fromJsonText, type Message, toJsonText } from '../messages/index.js';
-import type { DamagedRecord, LoadedThread, MessageStore } from './message-store.js';
+import {
+  checkThreadId,
+  type DamagedRecord,
+  type LoadedThread,
+  type MessageStore,
+} from './message-store.js';
 
 export interface JsonlStoreOptions {
   dir: string;
@@ -55,6 +60,7 @@ const quote = (bytes: Buffer) =>
 function threadIdOf(encoded: string): string | null {
   try {
     const id = decodeURIComponent(encoded);
+    checkThreadId(id);
     return encodeURIComponent(id) === encoded ? id : null;
   } catch {
     return null;
@@ -87,7 +93,10 @@ function lastLineEnd(fd: number, size: number): number {
 export function createJsonlStore(options: JsonlStoreOptions): MessageStore {
   mkdirSync(options.dir, { recursive: true });
   const maxRecordBytes = options.maxRecordBytes ?? JSONL_STORE_DEFAULTS.maxRecordBytes;
-  const file = (threadId: string) => join(options.dir, `${encodeURIComponent(threadId)}${SUFFIX}`);
+  const file = (threadId: string) => {
+    checkThreadId(threadId);
+    return join(options.dir, `${encodeURIComponent(threadId)}${SUFFIX}`);
+  };
 
   function append(threadId: string, message: Message): void {
     const record = Buffer.from(`${toJsonText(message)}\n`);

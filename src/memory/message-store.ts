@@ -29,6 +29,34 @@ export interface MessageStore {
   close(): Promise<void>;
 }
 
+/** A thread id no store can keep as given; thrown before the store is touched. */
+export class InvalidThreadIdError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidThreadIdError';
+  }
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Refuses a thread id that a store would not keep as written: NUL (SQLite's C strings cut
+ * the id at it, PostgreSQL's text refuses it) and a lone surrogate (UTF-8 has no bytes for
+ * it: the id would come back as another). Every store checks each id it is given.
+ */
+export function checkThreadId(threadId: string): void {
+  if (typeof threadId !== 'string')
+    throw new InvalidThreadIdError(`a thread id is a string, not ${typeof threadId}`);
+  if (threadId.includes('\u0000'))
+    throw new InvalidThreadIdError(
+      `thread id ${JSON.stringify(threadId)} holds NUL (U+0000), which stores cannot keep: choose an id without it`,
+    );
+  if (LONE_SURROGATE.test(threadId))
+    throw new InvalidThreadIdError(
+      `thread id ${JSON.stringify(threadId)} holds a lone surrogate (not well-formed Unicode), which stores cannot keep: choose a well-formed id`,
+    );
+}
+
 /**
  * A thread from the JSON texts of its rows, in order (the database stores): a row that is not
  * a message (edited by hand) is reported as `corrupt` with its place, and the rest load.

@@ -1,6 +1,6 @@
 import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
-import { type MessageStore, threadOfRows } from './message-store.js';
+import { checkThreadId, type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage, missingPeerError } from './optional-peer.js';
 
 export interface PostgresStoreOptions {
@@ -107,9 +107,11 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
 
   return {
     async append(threadId, message) {
+      checkThreadId(threadId);
       await writer.append({ threadId, text: toJsonText(message) });
     },
     async load(threadId) {
+      checkThreadId(threadId);
       const { rows } = await (await pool()).query(
         `SELECT message::text AS message FROM ${table} WHERE thread_id = $1 ORDER BY seq`,
         [threadId],
@@ -117,6 +119,7 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
       return threadOfRows(rows.map((row) => String(row.message)));
     },
     async delete(threadId) {
+      checkThreadId(threadId);
       await (await pool()).query(`DELETE FROM ${table} WHERE thread_id = $1`, [threadId]);
     },
     async list() {

@@ -1,6 +1,6 @@
 import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
-import { type MessageStore, threadOfRows } from './message-store.js';
+import { checkThreadId, type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage, missingPeerError } from './optional-peer.js';
 
 export interface SqliteStoreOptions {
@@ -94,13 +94,16 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
 
   return {
     async append(threadId, message) {
+      checkThreadId(threadId);
       await writer.append({ threadId, text: toJsonText(message) });
     },
     async load(threadId) {
+      checkThreadId(threadId);
       const { select } = await database();
       return threadOfRows(select.all(threadId).map((row) => String(row.message)));
     },
     async delete(threadId) {
+      checkThreadId(threadId);
       const { db } = await database();
       db.prepare('DELETE FROM tagcall_messages WHERE thread_id = ?').run(threadId);
     },

@@ -47,6 +47,29 @@ export function storeContract(open: () => MessageStore): void {
     await again.close();
   });
 
+  it('refuses a thread id it cannot keep as written (NUL, a lone surrogate) in every method, with a clear error', async () => {
+    const store = open();
+    await store.append('a', user('kept'));
+    for (const id of ['a\u0000b', 'a\u0000', '\ud800x']) {
+      for (const attempt of [
+        () => store.append(id, user('lost?')),
+        () => store.load(id),
+        () => store.delete(id),
+      ])
+        await expect(attempt()).rejects.toThrow(
+          expect.objectContaining({
+            name: 'InvalidThreadIdError',
+            message: expect.stringMatching(/^thread id ".*" holds (NUL|a lone surrogate)/),
+          }),
+        );
+    }
+    // Nothing was written under the id cut at the NUL.
+    expect(await store.list()).toEqual(['a']);
+    expect((await store.load('a')).messages.map(textOf)).toEqual(['kept']);
+    await store.delete('a');
+    await store.close();
+  });
+
   it('backs a memory: add persists, loadMemory restores the thread', async () => {
     const store = open();
     const { memory } = await loadMemory({ store, threadId: 'chat', budget: 1000 });
