@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { redactUrlsIn } from '../messages/redact-url.js';
 import { CliError, type Command, didYouMean, UsageError } from './command.js';
 
 /**
@@ -108,7 +109,7 @@ function usageMistake(error: UsageError): string {
   const name = COMMANDS.find((c) => c.name === process.argv[2])?.name;
   const synopsis = error.usage.split('\n')[0];
   const help = name === undefined ? 'tagcall --help' : `tagcall help ${name}`;
-  return `tagcall: ${error.message}\n${synopsis}\n'${help}' lists ${name === undefined ? 'the commands' : 'its options'}.\n`;
+  return `tagcall: ${redactUrlsIn(error.message)}\n${synopsis}\n'${help}' lists ${name === undefined ? 'the commands' : 'its options'}.\n`;
 }
 
 /** A system error said in words, or null. */
@@ -148,7 +149,8 @@ main(process.argv.slice(2)).then(
     // asked for. A file that cannot be read fails the command (1), as for `cat`.
     const system = systemError(error);
     const message = system ?? (error instanceof Error ? error.message : String(error));
-    process.stderr.write(`tagcall: ${message}\n`);
+    // Whatever a driver or a runtime said, a URL in it is shown without its password.
+    process.stderr.write(`tagcall: ${redactUrlsIn(message)}\n`);
     if (!(error instanceof CliError) && process.env.TAGCALL_DEBUG)
       process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = 1;

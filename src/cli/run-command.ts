@@ -12,14 +12,7 @@ import {
   readContextSize,
   runAgent,
 } from '../agent/index.js';
-import {
-  createJsonlStore,
-  createMemory,
-  createPostgresStore,
-  createSqliteStore,
-  loadMemory,
-  type MessageStore,
-} from '../memory/index.js';
+import { createJsonlStore, createMemory, loadMemory, type MessageStore } from '../memory/index.js';
 import { createAuditLog, toJsonText } from '../messages/index.js';
 import { DIALECTS, type Dialect } from '../protocol/index.js';
 import {
@@ -32,6 +25,8 @@ import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js'
 import { checkWorkspace, loadToolsModule, readMcpConfig } from './config-files.js';
 import { useColor } from './pretty.js';
 import { createSessionView } from './session-view.js';
+import { storeFlag } from './store-flag.js';
+import { httpUrlFlag } from './url-flag.js';
 
 export interface RunSettings {
   task: string;
@@ -105,29 +100,6 @@ export async function runSession(settings: RunSettings): Promise<AgentResult> {
     await toolbox.close();
     await store?.close();
   }
-}
-
-/** `--store sqlite:PATH`, `postgres://…` or `jsonl:DIR`: where `--thread` persists. */
-function storeFlag(
-  value: string | undefined,
-  thread: string | undefined,
-  usage: string,
-): (() => MessageStore) | undefined {
-  if (value === undefined) return undefined;
-  if (thread === undefined) throw new UsageError('--store keeps a --thread: give one', usage);
-  const colon = value.indexOf(':');
-  const kind = value.slice(0, colon);
-  const where = value.slice(colon + 1);
-  if (colon > 0 && where !== '' && kind === 'sqlite')
-    return () => createSqliteStore({ path: resolve(where) });
-  if (colon > 0 && where !== '' && kind === 'jsonl')
-    return () => createJsonlStore({ dir: resolve(where) });
-  if (kind === 'postgres' || kind === 'postgresql')
-    return () => createPostgresStore({ connectionString: value });
-  throw new UsageError(
-    `--store ${value}: expected sqlite:PATH (a SQLite file), postgres://… (a PostgreSQL database) or jsonl:DIR (a folder of JSONL threads)`,
-    usage,
-  );
 }
 
 export function clientFromFlags(flags: {
@@ -208,10 +180,10 @@ export const runCommand = defineCommand({
   async run({ values, positionals }, usage) {
     const task = positionals.join(' ').trim();
     if (task === '') throw new UsageError('no TASK given', usage);
-    const baseUrl = values['base-url'];
     const modelName = values.model;
-    if (baseUrl === undefined || modelName === undefined)
+    if (values['base-url'] === undefined || modelName === undefined)
       throw new UsageError('--base-url and --model are required', usage);
+    const baseUrl = httpUrlFlag(values['base-url'], '--base-url', usage);
     const apiKey = values['api-key'] ?? process.env.TAGCALL_API_KEY ?? process.env.OPENAI_API_KEY;
     const asked = positiveInteger(values.budget, '--budget', usage);
     const store = storeFlag(values.store, values.thread, usage);

@@ -1,3 +1,4 @@
+import { redactUrl } from '../messages/redact-url.js';
 import { DIALECTS } from '../protocol/index.js';
 import { PROXY_DEFAULTS, type ProxyOptions, startProxy } from '../server/index.js';
 import {
@@ -8,6 +9,7 @@ import {
   UsageError,
   untilStopped,
 } from './command.js';
+import { httpUrlFlag } from './url-flag.js';
 
 /**
  * Runs the proxy until SIGINT or SIGTERM. The address goes to stderr as
@@ -17,7 +19,9 @@ export async function runServe(options: ProxyOptions): Promise<number> {
   const proxy = await startProxy(options);
   // Listening for signals before saying so: whoever reads the line may stop us at once.
   const stopped = untilStopped();
-  process.stderr.write(`tagcall serve: listening on ${proxy.url} (upstream ${options.upstream})\n`);
+  process.stderr.write(
+    `tagcall serve: listening on ${proxy.url} (upstream ${redactUrl(options.upstream)})\n`,
+  );
   const code = await stopped;
   await proxy.close();
   return code;
@@ -80,8 +84,8 @@ export const serveCommand = defineCommand({
     budget: { type: 'string' },
   },
   async run({ values }, usage) {
-    const upstream = values.upstream;
-    if (upstream === undefined) throw new UsageError('--upstream is required', usage);
+    if (values.upstream === undefined) throw new UsageError('--upstream is required', usage);
+    const upstream = httpUrlFlag(values.upstream, '--upstream', usage);
     const modelMap: Record<string, string> = {};
     for (const pair of values['model-map'] ?? []) {
       const at = pair.indexOf('=');

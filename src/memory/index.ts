@@ -30,6 +30,7 @@ export {
 } from './message-store.js';
 export { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { StoreError } from './store-error.js';
 export {
   createThreadStore,
   THREAD_STORE_DEFAULTS,

@@ -2,6 +2,9 @@ import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
 import { checkThreadId, type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage, missingPeerError } from './optional-peer.js';
+import { describePostgresError, describingErrors } from './store-error.js';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (pg's connection string). */
@@ -38,7 +41,7 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
     if (isMissingPackage(error, 'pg')) throw missingPeerError('the PostgreSQL store uses', 'pg');
     throw error;
   }
-  const timeout = options.timeoutMs ?? 10_000;
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Pool({
     connectionString: options.connectionString,
     max: maxConnections(options),
@@ -59,7 +62,8 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
  * server's default `synchronous_commit`); appends made while the pool's connections are busy
  * are committed together, one statement for all (group commit), so many concurrent writers pay
  * about one commit each round. Any number of processes may append to one thread. A row is never
- * half-written: `damaged` lists only rows that are not a message.
+ * half-written: `damaged` lists only rows that are not a message. Its errors are `StoreError`s
+ * that name the server (its URL without the password), the cause and what to try.
  */
 export function createPostgresStore(options: PostgresStoreOptions): MessageStore {
   const table = options.table ?? 'tagcall_messages';
@@ -105,7 +109,8 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
     maxChars: BATCH_CHARS,
   });
 
-  return {
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const store: MessageStore = {
     async append(threadId, message) {
       checkThreadId(threadId);
       await writer.append({ threadId, text: toJsonText(message) });
@@ -133,7 +138,11 @@ export function createPostgresStore(options: PostgresStoreOptions): MessageStore
       if (ready === null) return;
       const open = ready;
       ready = null;
-      await (await open).end();
+      // A pool that never opened has nothing to close (its error was told already).
+      await (await open.catch(() => null))?.end();
     },
   };
+  return describingErrors(store, (error) =>
+    describePostgresError(error, options.connectionString, timeout),
+  );
 }

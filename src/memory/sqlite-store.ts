@@ -2,6 +2,7 @@ import { toJsonText } from '../messages/index.js';
 import { createGroupCommit } from './group-commit.js';
 import { checkThreadId, type MessageStore, threadOfRows } from './message-store.js';
 import { isMissingPackage, missingPeerError } from './optional-peer.js';
+import { describeSqliteError, describingErrors } from './store-error.js';
 
 export interface SqliteStoreOptions {
   /** The database file (created when missing). */
@@ -57,7 +58,8 @@ async function openDatabase(path: string): Promise<Database> {
  * is synced to disk; appends made in one turn of the event loop, or while a commit was under
  * way, share one transaction (group commit: one sync for many writers). Several processes may
  * append to one file (SQLite's lock, waited on for up to 10 s). A row is never half-written, so `damaged` lists only rows that are
- * not a message (edited by hand), as `corrupt` with their place in the thread.
+ * not a message (edited by hand), as `corrupt` with their place in the thread. Its errors are
+ * `StoreError`s that name the file, the cause (a missing folder, not a database) and what to try.
  */
 export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
   let opened: Promise<Database> | null = null;
@@ -92,7 +94,7 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
     maxChars: 16 * 2 ** 20,
   });
 
-  return {
+  const store: MessageStore = {
     async append(threadId, message) {
       checkThreadId(threadId);
       await writer.append({ threadId, text: toJsonText(message) });
@@ -117,10 +119,12 @@ export function createSqliteStore(options: SqliteStoreOptions): MessageStore {
     async close() {
       await writer.drained();
       if (opened === null) return;
-      const db = await opened;
+      // A database that never opened has nothing to close (its error was told already).
+      const db = await opened.catch(() => null);
       opened = null;
       statements = null;
-      db.close();
+      db?.close();
     },
   };
+  return describingErrors(store, (error) => describeSqliteError(error, options.path));
 }
