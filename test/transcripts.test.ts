@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,6 +229,89 @@ describe('transcript formats', () => {
       ['call', 3, 'ok'],
     ]);
   });
+});
+
+describe('a first JSONL record over the limit is skipped, and the lines after it are read (issue 44.8)', () => {
+  const good = JSON.stringify({
+    messages: [{ role: 'assistant', content: '<tool>\n<tool_name>ok</tool_name>\n</tool>' }],
+  });
+  const huge = JSON.stringify({ messages: [{ role: 'assistant', content: 'y'.repeat(5000) }] });
+  const text = `${huge}\n${good}\n${good}\n`;
+  const found = (findings: Finding[]) =>
+    findings.map((f) => [
+      f.type,
+      f.line,
+      f.type === 'error' ? f.code : f.type === 'call' ? f.toolName : '',
+    ]);
+
+  it('in any chunking, told from content or with --input openai', async () => {
+    for (const options of [{}, { input: 'openai' }] as ScanOptions[])
+      for (const size of [1, 7, 100, 999, 1000, 1001, 5040, text.length]) {
+        const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+          text.slice(i * size, (i + 1) * size),
+        );
+        const { findings } = await scan(chunks, { ...options, maxDocumentChars: 1000 });
+        expect(found(findings), `${size} ${JSON.stringify(options)}`).toEqual([
+          ['error', 1, 'document-too-large'],
+          ['call', 2, 'ok'],
+          ['call', 3, 'ok'],
+        ]);
+      }
+  });
+
+  it('a file of one JSON document over the limit is still refused, and one a line is read', async () => {
+    const one = await scan([huge], { maxDocumentChars: 1000 });
+    expect(found(one.findings)).toEqual([['error', 1, 'document-too-large']]);
+    const pretty = JSON.stringify(
+      { messages: [{ role: 'user', content: 'y'.repeat(2000) }] },
+      null,
+      2,
+    );
+    const document = await scan([pretty], { maxDocumentChars: 1000 });
+    expect(found(document.findings)).toEqual([['error', undefined, 'document-too-large']]);
+  });
+
+  it('tagcall parse, the real limit (256 MiB): a first line of 257 MiB and of 514 MiB, in the same memory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagcall-long-first-'));
+    try {
+      const peak = (mib: number) => {
+        // Sparse: the line's bytes are a hole (NULs inside its string), no disk is written.
+        const path = join(dir, `${mib}.jsonl`);
+        const fd = openSync(path, 'w');
+        writeSync(fd, '{"messages": [{"role": "assistant", "content": "');
+        ftruncateSync(fd, mib * 1024 * 1024);
+        writeSync(fd, `"}]}\n${good}\n${good}\n`, mib * 1024 * 1024);
+        closeSync(fd);
+        const run = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '--import',
+            './test/support/report-max-rss.mjs',
+            'src/cli/main.ts',
+            'parse',
+            path,
+          ],
+          { cwd: ROOT, encoding: 'utf8' },
+        );
+        rmSync(path);
+        expect(run.status, run.stderr).toBe(0);
+        expect(records(run.stdout).map((r) => [r.type, r.line, r.code ?? r.tool_name])).toEqual([
+          ['error', 1, 'document-too-large'],
+          ['call', 2, 'ok'],
+          ['call', 3, 'ok'],
+        ]);
+        return Number(/max-rss (\d+)\n$/.exec(run.stderr)?.[1]);
+      };
+      const once = peak(257);
+      const twice = peak(514);
+      // Holding the line (as before: 1.1 GB, or out of memory) would grow with it.
+      expect(twice).toBeLessThan(once * 1.25);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('the progress bar', () => {

@@ -327,13 +327,31 @@ export async function scanTranscript(
     if (leadChar !== undefined && leadChar !== '{' && leadChar !== '[') break;
     if (next.value.includes('\n') || headLength > limit) break;
   }
-  const start = head.join('');
+  // A first line over the limit cannot be read, and a JSON document that long is not read
+  // either: it is a JSONL record, skipped as any other, and the lines after it are read. Its
+  // text is dropped as it comes (never joined), so memory stays within the limit.
+  const lastChunk = head.at(-1) ?? '';
+  const lastNewline = lastChunk.indexOf('\n');
+  const firstLineLength =
+    lastNewline === -1 ? headLength : headLength - lastChunk.length + lastNewline;
+  const firstTooLong =
+    options.input !== 'text' && (leadChar === '{' || leadChar === '[') && firstLineLength > limit;
+  const start = firstTooLong
+    ? lastNewline === -1
+      ? ''
+      : lastChunk.slice(lastNewline)
+    : head.join('');
+  head.length = 0;
   const firstLine = start.slice(0, (start.indexOf('\n') + 1 || start.length + 1) - 1);
   const mode =
-    options.input === 'text' ? 'text' : options.jsonl === true ? 'jsonl' : layoutOf(firstLine);
+    options.input === 'text'
+      ? 'text'
+      : options.jsonl === true || firstTooLong
+        ? 'jsonl'
+        : layoutOf(firstLine);
   const firstLineNumber = options.firstLine ?? 1;
   async function* rest(): AsyncGenerator<string> {
-    yield start;
+    if (start !== '') yield start;
     if (!ended)
       for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
   }
@@ -390,7 +408,6 @@ export async function scanTranscript(
   };
   let partial: string[] = [];
   let partialLength = 0;
-  let skipping = false;
   const tooLong = () =>
     problem(
       { file, line: line + 1 },
@@ -398,6 +415,9 @@ export async function scanTranscript(
       'document-too-large',
       `a record over ${limit} characters is skipped`,
     );
+  // The rest of an over-long first line (or none: its newline) is what comes first.
+  let skipping = firstTooLong;
+  if (skipping) tooLong();
   for await (const chunk of rest()) {
     let from = 0;
     for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', from)) {
