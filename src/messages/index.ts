@@ -38,6 +38,7 @@ export {
   fromTextProtocol,
   renderToolResult,
   type TextMessage,
+  toolNameProblem,
   toTextProtocol,
   unescapeUserText,
 } from './text-protocol.js';

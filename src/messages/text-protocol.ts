@@ -62,9 +62,43 @@ export function unescapeUserText(text: string): string {
   return text.replace(/^\\(\\*)Tool: /gm, '$1Tool: ');
 }
 
-/** `Tool: name\nresult`, or `Tool: name\nError: message`: how a result reaches the model. */
+/** What a `Tool: name` line cannot hold as written: line breaks and other control characters. */
+const UNCARRIED = /[\p{Cc}\u2028\u2029]/gu;
+const ESCAPED_UNCARRIED = /\\u([0-9a-f]{4})/g;
+
+/**
+ * Why the text protocol cannot carry `name` as a tool's name, or null when it can: it is
+ * written on a `Tool: name` line and in `<tool_name>` (read back trimmed), so it is one line,
+ * not empty, without control characters and without blanks at its ends. Tools are refused
+ * where they are defined (the toolbox, an MCP server's list, a proxy request's `tools`).
+ */
+export function toolNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'is empty';
+  if (name.search(UNCARRIED) !== -1)
+    return 'holds a line break or another control character, which a "Tool: name" line cannot carry';
+  if (name.trim() !== name) return 'begins or ends with a blank, which is read back trimmed';
+  return null;
+}
+
+/**
+ * `Tool: name\nresult`, or `Tool: name\nError: message`: how a result reaches the model. A
+ * name a model wrote with a line break (a call of no tool) has it escaped as `\u000a`: the next
+ * line stays the result's, and no `Tool: ` line is forged.
+ */
 export function renderToolResult(toolName: string, output: string, isError: boolean): string {
-  return `Tool: ${toolName}\n${isError ? `Error: ${output}` : output}`;
+  const name = toolName.replace(
+    UNCARRIED,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `Tool: ${name}\n${isError ? `Error: ${output}` : output}`;
+}
+
+/** A result line's name as the call had it (`renderToolResult`'s escapes undone). */
+function carriedName(line: string): string {
+  return line.replace(ESCAPED_UNCARRIED, (written, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return c.search(UNCARRIED) === -1 ? written : c;
+  });
 }
 
 /**
@@ -116,7 +150,8 @@ export function fromTextProtocol(
     }
     const result = m.role === 'user' ? TOOL_RESULT.exec(m.content) : null;
     if (result !== null) {
-      const [, toolName, body] = result;
+      const [, written, body] = result;
+      const toolName = carriedName(written);
       const at = unanswered.findIndex((c) => c.toolName === toolName);
       const callId = at === -1 ? '' : unanswered.splice(at, 1)[0].id;
       const isError = body.startsWith('Error: ');

@@ -5,6 +5,7 @@ import {
   escapeUserText,
   fromOpenAI,
   type OpenAIMessage,
+  toolNameProblem,
   toTextProtocol,
 } from '../messages/index.js';
 import { type Dialect, PARSER_DEFAULTS } from '../protocol/index.js';
@@ -137,6 +138,8 @@ export function readChatRequest(text: string): ChatRequest {
         typeof t.function.name !== 'string'
       )
         throw new BadRequest(`tools[${i}] must be {"type": "function", "function": {"name", ...}}`);
+      const nameProblem = toolNameProblem(t.function.name);
+      if (nameProblem !== null) throw new BadRequest(`tools[${i}].function.name ${nameProblem}`);
       const parameters = t.function.parameters;
       if (parameters !== undefined && !isJsonObject(parameters))
         throw new BadRequest(`tools[${i}].function.parameters must be a JSON Schema object`);

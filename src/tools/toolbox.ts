@@ -1,4 +1,4 @@
-import type { ToolResultPart } from '../messages/index.js';
+import { type ToolResultPart, toolNameProblem } from '../messages/index.js';
 import type { CallFormat, ToolArguments } from '../protocol/index.js';
 import { coerceArguments, type WrittenAs, writtenAs } from './coerce.js';
 import {
@@ -97,8 +97,19 @@ export function createToolbox(options: ToolboxOptions = {}) {
   const timeoutDefault = options.timeoutMs ?? TOOLBOX_DEFAULTS.timeoutMs;
   const concurrency = Math.max(1, options.concurrency ?? TOOLBOX_DEFAULTS.concurrency);
   const local = new Map<string, ToolDefinition>();
-  for (const tool of options.tools ?? []) local.set(tool.name, tool);
+  for (const tool of options.tools ?? []) {
+    const problem = toolNameProblem(tool.name);
+    if (problem !== null)
+      throw new Error(`tool name ${JSON.stringify(tool.name)} ${problem}: rename the tool`);
+    local.set(tool.name, tool);
+  }
   const connections = new Map<string, Promise<McpConnection>>();
+  const warned = new Set<string>();
+  const warnOnce = (text: string) => {
+    if (warned.has(text)) return;
+    warned.add(text);
+    process.emitWarning(text, 'TagcallToolWarning');
+  };
 
   function connection(serverName: string): Promise<McpConnection> {
     let pending = connections.get(serverName);
@@ -149,7 +160,16 @@ export function createToolbox(options: ToolboxOptions = {}) {
       const { tools } = await connection(name).catch((error: unknown) => {
         throw new Error(`MCP server ${JSON.stringify(name)}: ${message(error)}`);
       });
-      for (const t of tools) out.push({ serverName: name, ...t });
+      for (const t of tools) {
+        // A name the text protocol cannot carry is not offered (a model could not call it, and
+        // its result line would break): said once per server and name.
+        const problem = toolNameProblem(t.name);
+        if (problem === null) out.push({ serverName: name, ...t });
+        else
+          warnOnce(
+            `MCP server ${JSON.stringify(name)}: tool ${JSON.stringify(t.name)} ${problem}; it is left out`,
+          );
+      }
     }
     return out;
   }
