@@ -50,13 +50,14 @@ function tempDir(): string {
   return dir;
 }
 
-describe('redactUrl: a password is never shown', () => {
+describe('redactUrl: a user or password is never shown', () => {
   it.each([
-    ['pg://user:SECRET@host/db', 'pg://user:***@host/db'],
-    ['postgres://u:p@SECRET/x@h:5/db', 'postgres://u:***@h:5/db'],
-    ['postgres:u:SECRET@h', 'postgres:u:***@h'],
+    ['pg://user:SECRET@host/db', 'pg://***@host/db'],
+    ['postgres://u:p@SECRET/x@h:5/db', 'postgres://***@h:5/db'],
+    ['postgres:u:SECRET@h', 'postgres:***@h'],
     ['http://h/v1?api_key=SECRET&x=1', 'http://h/v1?api_key=***&x=1'],
-    ['postgres://u@h/db', 'postgres://u@h/db'],
+    ['https://TOKEN@github.com/x', 'https://***@github.com/x'],
+    ['http://host/a@b', 'http://host/a@b'],
     ['sqlite:/tmp/a.db', 'sqlite:/tmp/a.db'],
   ])('%s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
@@ -64,7 +65,7 @@ describe('redactUrl: a password is never shown', () => {
 
   it('in text, every URL', () => {
     expect(redactUrlsIn('a http://u:SECRET@h/v1 and postgres://v:SECRET2@g/db.')).toBe(
-      'a http://u:***@h/v1 and postgres://v:***@g/db.',
+      'a http://***@h/v1 and postgres://***@g/db.',
     );
   });
 });
@@ -111,7 +112,7 @@ describe('a store that cannot be opened says --store, the cause and what to try 
     const run = await runWithStore(`postgres://tagcall:SECRET@127.0.0.1:${port}/db`);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      `tagcall: --store: PostgreSQL at postgres://tagcall:***@127.0.0.1:${port}/db: connection refused: nothing listens at 127.0.0.1:${port}; start PostgreSQL there, or correct the host and port\n`,
+      `tagcall: --store: PostgreSQL at postgres://***@127.0.0.1:${port}/db: connection refused: nothing listens at 127.0.0.1:${port}; start PostgreSQL there, or correct the host and port\n`,
     );
   });
 

@@ -1,4 +1,5 @@
 import { createParser as createSseParser } from 'eventsource-parser';
+import { redactUrl } from '../messages/redact-url.js';
 import { isJsonObject } from '../protocol/json-call.js';
 
 /**
@@ -53,24 +54,11 @@ export class Unreachable extends Error {
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/;
 
-/** `url` as messages may show it: a user and password in it become `***`. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '***';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url;
-  }
-}
-
 /** What fetch's bare `fetch failed` was, from its cause: the words, the URL, what to try. */
 export function unreachable(error: unknown, target: string, who = 'the model server'): Unreachable {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const url = shownUrl(target);
+  const url = redactUrl(target);
   // fetch's own messages may quote the URL as given, credentials and all.
   const detail = (typeof cause?.message === 'string' ? cause.message : String(error))
     .split(target)

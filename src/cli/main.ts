@@ -109,7 +109,7 @@ function usageMistake(error: UsageError): string {
   const name = COMMANDS.find((c) => c.name === process.argv[2])?.name;
   const synopsis = error.usage.split('\n')[0];
   const help = name === undefined ? 'tagcall --help' : `tagcall help ${name}`;
-  return `tagcall: ${redactUrlsIn(error.message)}\n${synopsis}\n'${help}' lists ${name === undefined ? 'the commands' : 'its options'}.\n`;
+  return `tagcall: ${error.message}\n${synopsis}\n'${help}' lists ${name === undefined ? 'the commands' : 'its options'}.\n`;
 }
 
 /** A system error said in words, or null. */
@@ -141,6 +141,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
+      // A usage error's value is shown through redactUrl where it is made (its forms, such as
+      // postgres://USER@HOST, are not URLs to hide).
       process.stderr.write(usageMistake(error));
       process.exitCode = 2;
       return;
@@ -149,7 +151,7 @@ main(process.argv.slice(2)).then(
     // asked for. A file that cannot be read fails the command (1), as for `cat`.
     const system = systemError(error);
     const message = system ?? (error instanceof Error ? error.message : String(error));
-    // Whatever a driver or a runtime said, a URL in it is shown without its password.
+    // Whatever a driver or a runtime said, a URL in it is shown without its user and password.
     process.stderr.write(`tagcall: ${redactUrlsIn(message)}\n`);
     if (!(error instanceof CliError) && process.env.TAGCALL_DEBUG)
       process.stderr.write(`${(error as Error).stack}\n`);

@@ -16,7 +16,7 @@ const FORMS =
 /**
  * `--store sqlite:PATH`, `postgres://…` (or `postgresql://…`) or `jsonl:DIR`: where `--thread`
  * persists. Anything else is a usage error that names the flag and its forms and shows the
- * value without its password; a store's failure later says `--store` and its cause.
+ * value without its user and password; a store's failure later says `--store` and its cause.
  */
 export function storeFlag(
   value: string | undefined,

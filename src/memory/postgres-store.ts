@@ -63,7 +63,7 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
  * are committed together, one statement for all (group commit), so many concurrent writers pay
  * about one commit each round. Any number of processes may append to one thread. A row is never
  * half-written: `damaged` lists only rows that are not a message. Its errors are `StoreError`s
- * that name the server (its URL without the password), the cause and what to try.
+ * that name the server (its URL without user and password), the cause and what to try.
  */
 export function createPostgresStore(options: PostgresStoreOptions): MessageStore {
   const table = options.table ?? 'tagcall_messages';

@@ -4,7 +4,7 @@ import { redactUrl, redactUrlsIn } from '../messages/redact-url.js';
 import { InvalidThreadIdError, type MessageStore } from './message-store.js';
 
 /**
- * A database store failed: the message says which store (its URL without the password, or its
+ * A database store failed: the message says which store (its URL without user and password, or its
  * file), the cause in words (connection refused, host not found, no such database) and what
  * to try; `cause` is the driver's own error.
  */

@@ -5,20 +5,24 @@ const SECRET_PARAMETER =
 const SCHEME = /^[a-z][a-z0-9+.-]*:(?:\/\/)?/i;
 
 /**
- * `url` as it may be shown in a message: a password in it (`postgres://user:SECRET@host/db`,
+ * `url` as it may be shown in a message: its user and password (`postgres://user:SECRET@host/db`,
  * also `user:pa/ss@` or `user:p@ss@` that no URL parser would take) and the values of
  * credential query parameters become `***`. Works on text that is no valid URL too (a
  * mistyped flag is echoed in its usage error): every message that echoes a URL passes it here.
  */
 export function redactUrl(url: string): string {
   let shown = url;
-  // The user comes after the scheme (and its `//`, which a mistyped URL may lack); the
-  // password runs to the last `@` (it may hold `@`, `/`, `?` written raw).
+  // The user and password come after the scheme (and its `//`, which a mistyped URL may
+  // lack) and run to the last `@` (a password may hold `@`, `/`, `?` written raw). The user
+  // goes too: a token is often written there (`https://TOKEN@host`).
   const scheme = SCHEME.exec(shown);
   const at = shown.lastIndexOf('@');
   if (scheme !== null && at > scheme[0].length) {
-    const colon = shown.indexOf(':', scheme[0].length);
-    if (colon !== -1 && colon < at) shown = `${shown.slice(0, colon + 1)}***${shown.slice(at)}`;
+    const info = shown.slice(scheme[0].length, at);
+    // An `@` in a path after the host (`http://host/a@b`) is no credential.
+    const slash = info.indexOf('/');
+    if (slash === -1 || (info.indexOf(':') !== -1 && info.indexOf(':') < slash))
+      shown = `${shown.slice(0, scheme[0].length)}***${shown.slice(at)}`;
   }
   return shown.replace(SECRET_PARAMETER, '$1***');
 }
