@@ -145,6 +145,91 @@ describe('tagcall parse --range', () => {
   });
 });
 
+describe('one pass: parse --out and --stats-out', () => {
+  const log = writeLog();
+  const size = statSync(log).size;
+  const whole = tagcall(['parse', log, '--jobs', '1']);
+  const wholeStats = JSON.parse(tagcall(['stats', log, '--json', '--jobs', '1']).stdout.toString());
+
+  it('each range writes its findings and its stats in one run; in order they are the whole', () => {
+    const bounds = [0, Math.floor(size / 3) + 11, Math.floor((2 * size) / 3) - 2, size];
+    const parts = bounds.slice(1).map((end, i) => {
+      const findings = join(dir, `one-pass-${i}.ndjson`);
+      const stats = join(dir, `one-pass-${i}.stats.json`);
+      const run = tagcall([
+        'parse',
+        log,
+        '--range',
+        `${bounds[i]}:${end}`,
+        '--out',
+        findings,
+        '--stats-out',
+        stats,
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout.length).toBe(0);
+      return { findings, stats };
+    });
+    const joined = Buffer.concat(parts.map((p) => readFileSync(p.findings)));
+    expect(joined.equals(whole.stdout)).toBe(true);
+    const merged = tagcall(['stats', '--merge', ...parts.map((p) => p.stats), '--json']);
+    expect(JSON.parse(merged.stdout.toString())).toEqual(wholeStats);
+  });
+
+  it('a list of files on standard input, one process: the bytes of the folder read whole', () => {
+    const folder = join(dir, 'small-files');
+    mkdirSync(folder);
+    const { messages } = generateCorpus(120_000, 9);
+    const names = messages.map((_, i) => `t-${String(i).padStart(4, '0')}.jsonl`);
+    messages.forEach((reply, i) => {
+      const record = { messages: [{ role: 'assistant', content: reply }] };
+      writeFileSync(join(folder, names[i]), `${JSON.stringify(record)}\n`);
+    });
+    const one = tagcall(['parse', folder, '--jobs', '1']);
+    const oneStats = tagcall(['stats', folder, '--json', '--jobs', '1']);
+    const findings = join(dir, 'small.ndjson');
+    const stats = join(dir, 'small.stats.json');
+    const list = Buffer.from(names.map((n) => `${join(folder, n)}\n`).join(''));
+    const run = tagcall(
+      ['parse', '--files-from', '-', '--jobs', '1', '--out', findings, '--stats-out', stats],
+      list,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(findings).equals(one.stdout)).toBe(true);
+    expect(JSON.parse(readFileSync(stats, 'utf8'))).toEqual(JSON.parse(oneStats.stdout.toString()));
+  });
+
+  it('with worker threads the lines go to the file whole, and the stats are the same', () => {
+    const folder = join(dir, 'two-logs');
+    mkdirSync(folder);
+    const text = readFileSync(log);
+    const half = text.indexOf(0x0a, Math.floor(size / 2)) + 1;
+    writeFileSync(join(folder, 'a.jsonl'), text.subarray(0, half));
+    writeFileSync(join(folder, 'b.jsonl'), text.subarray(half));
+    const findings = join(dir, 'jobs2.ndjson');
+    const stats = join(dir, 'jobs2.stats.json');
+    const run = tagcall(['parse', folder, '--jobs', '2', '--out', findings, '--stats-out', stats]);
+    expect(run.code, run.stderr).toBe(0);
+    const sorted = (b: Buffer) => b.toString().split('\n').sort();
+    expect(sorted(readFileSync(findings))).toEqual(
+      sorted(tagcall(['parse', folder, '--jobs', '1']).stdout),
+    );
+    expect(JSON.parse(readFileSync(stats, 'utf8'))).toEqual(
+      JSON.parse(tagcall(['stats', folder, '--json', '--jobs', '1']).stdout.toString()),
+    );
+  });
+
+  it('says what is wrong: another format, a folder that is not there', () => {
+    const bad = tagcall(['parse', log, '--out', join(dir, 'x.json'), '--format', 'json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--out');
+    const missing = tagcall(['parse', log, '--out', join(dir, 'no/such/folder/x.ndjson')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no such file or directory');
+  });
+});
+
 describe('a folder is read in byte order', () => {
   it('whatever the locale', () => {
     const folder = join(dir, 'names');

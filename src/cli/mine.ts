@@ -25,6 +25,7 @@ import { recordRange } from './byte-range.js';
 import { CliError } from './command.js';
 import { createProgress } from './progress.js';
 import { readChunks } from './read-chunks.js';
+import { writeAll } from './write-all.js';
 
 export interface MineSettings {
   sources: readonly string[];
@@ -37,8 +38,13 @@ export interface MineSettings {
   /** Worker threads across files. Default: the number of cores. */
   jobs?: number;
   scan: ScanOptions;
-  /** `ndjson`: a line per finding on `out`; `stats`: only the totals, returned. */
-  mode: 'ndjson' | 'stats';
+  /**
+   * `ndjson`: a line per finding on the output (only calls counted); `stats`: only the totals,
+   * returned; `ndjson+stats`: both in one pass (a cluster's part and its stats).
+   */
+  mode: 'ndjson' | 'stats' | 'ndjson+stats';
+  /** Where NDJSON goes: a file descriptor open for writing. Default: standard output. */
+  outputFd?: number;
   /** A progress bar on stderr (when it is a terminal). */
   progress: boolean;
 }
@@ -140,9 +146,9 @@ export interface Progress {
 }
 
 /**
- * Scans one file. Findings go to `emit` (NDJSON lines, batched) or into `stats`; after each
- * chunk `emit` is awaited, so a slow reader of the output slows the scan instead of filling
- * memory.
+ * Scans one file. Findings go to `emit` (NDJSON lines, batched), into `stats`, or both; after
+ * each chunk `emit` is awaited, so a slow reader of the output slows the scan instead of
+ * filling memory.
  */
 export async function scanFile(
   file: InputFile,
@@ -153,6 +159,12 @@ export async function scanFile(
   progress: Progress,
 ): Promise<void> {
   let batch = '';
+  /** What stats counts beside the findings. */
+  const counted: Omit<ScanSink, 'finding'> = {
+    assistant: (t, k) => addAssistant(stats, t, k),
+    message: (line) => addMessage(stats, file.name ?? file.path, line),
+    failed: (toolName) => addFailed(stats, toolName),
+  };
   const sink: ScanSink =
     mode === 'stats'
       ? {
@@ -160,26 +172,33 @@ export async function scanFile(
             addFinding(stats, f);
             if (f.type === 'call') progress.calls(1);
           },
-          assistant: (t, k) => addAssistant(stats, t, k),
-          message: (line) => addMessage(stats, file.name ?? file.path, line),
-          failed: (toolName) => addFailed(stats, toolName),
+          ...counted,
         }
-      : {
-          finding: (f) => {
-            batch += `${JSON.stringify(findingRecord(f))}\n`;
-            if (f.type === 'call') {
-              stats.calls++;
-              progress.calls(1);
-            }
-          },
-          assistant: () => {},
-        };
+      : mode === 'ndjson+stats'
+        ? {
+            finding: (f) => {
+              batch += `${JSON.stringify(findingRecord(f))}\n`;
+              addFinding(stats, f);
+              if (f.type === 'call') progress.calls(1);
+            },
+            ...counted,
+          }
+        : {
+            finding: (f) => {
+              batch += `${JSON.stringify(findingRecord(f))}\n`;
+              if (f.type === 'call') {
+                stats.calls++;
+                progress.calls(1);
+              }
+            },
+            assistant: () => {},
+          };
   async function* paced(): AsyncGenerator<string> {
-    const counted = (n: number) => {
+    const read = (n: number) => {
       stats.bytes += n;
       progress.read(n);
     };
-    for await (const chunk of readChunks(file.path, counted, file.range)) {
+    for await (const chunk of readChunks(file.path, read, file.range)) {
       yield chunk;
       if (batch.length > 0) {
         const lines = batch;
@@ -217,17 +236,19 @@ export type FromWorker =
   | { type: 'idle'; stats: TranscriptStats | null }
   | { type: 'failed'; path: string; message: string; code?: string };
 
-/** What a worker is started with: a lock shared by all, so lines reach standard output whole. */
+/** What a worker is started with: a lock shared by all, so lines reach the output whole. */
 export interface WorkerSetup {
   options: ScanOptions;
   mode: MineSettings['mode'];
+  /** Standard output (1) or the file of --out: worker threads share the process's descriptors. */
+  outputFd: number;
   outputLock: SharedArrayBuffer;
 }
 
 /**
  * Scans every source: in this thread with one job or one file, else across `jobs` worker
  * threads, each taking the next file when it is done with one. NDJSON goes to standard
- * output; workers write it themselves, a batch of whole lines at a time under a shared lock,
+ * output (or `outputFd`); workers write it themselves, a batch of whole lines at a time under a shared lock,
  * so the output order across files is not fixed (every record names its source) but within a
  * file it is the file's order.
  */
@@ -273,10 +294,14 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
       out.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'EPIPE') outputClosed = true;
       });
-      const write = async (text: string) => {
-        if (outputClosed) throw Object.assign(new Error('output closed'), { code: 'EPIPE' });
-        if (!out.write(text)) await drained(out);
-      };
+      const { outputFd } = settings;
+      const write =
+        outputFd === undefined
+          ? async (text: string) => {
+              if (outputClosed) throw Object.assign(new Error('output closed'), { code: 'EPIPE' });
+              if (!out.write(text)) await drained(out);
+            }
+          : (text: string) => writeAll(outputFd, text);
       for (let file = await nextFile(); file !== undefined; file = await nextFile()) {
         const stats = createStats();
         try {
@@ -290,6 +315,7 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
       const setup: WorkerSetup = {
         options: settings.scan,
         mode: settings.mode,
+        outputFd: settings.outputFd ?? 1,
         outputLock: new SharedArrayBuffer(4),
       };
       await Promise.all(

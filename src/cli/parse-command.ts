@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { open, stat, writeFile } from 'node:fs/promises';
 import { createParser, PARSER_DEFAULTS, type ParseOptions } from '../protocol/index.js';
 import { layoutOf } from '../transcripts/index.js';
 import { defineCommand, oneOf, positiveInteger, UsageError } from './command.js';
@@ -7,6 +8,7 @@ import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';
 import { createPrettyWriter, useColor } from './pretty.js';
 import { readChunks } from './read-chunks.js';
+import { statsJsonText } from './stats-command.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'pretty';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'ndjson', 'pretty'];
@@ -77,6 +79,10 @@ Options:
                         calls
                         pretty: for people, colored on a terminal
 ${MINING_USAGE}
+  --out FILE            the NDJSON to FILE instead of standard output
+  --stats-out FILE      also count what stats counts, in the same pass, and write it to FILE
+                        as stats --json does: a cluster's part writes its findings and its
+                        stats in one run (parts add up with stats --merge)
   --prefilled-thinking auto|always|never
                         whether a reply starts inside <think> (json, pretty; default ${PARSER_DEFAULTS.prefilledThinking})
   --max-hold N          most characters held undecided (default ${PARSER_DEFAULTS.maxHold})
@@ -91,6 +97,8 @@ export const parseCommand = defineCommand({
     format: { type: 'string' },
     'prefilled-thinking': { type: 'string' },
     'max-hold': { type: 'string' },
+    out: { type: 'string' },
+    'stats-out': { type: 'string' },
     ...MINING_FLAGS,
   },
   async run(flags, usage) {
@@ -106,9 +114,15 @@ export const parseCommand = defineCommand({
     const asked = oneOf(values.format, OUTPUT_FORMATS, '--format', usage);
     const { range, firstLine, source } = settings.part;
     const inPart = range !== undefined || firstLine !== undefined || source !== undefined;
-    if ((inPart || settings.filesFrom !== undefined) && asked !== undefined && asked !== 'ndjson')
+    const { out, 'stats-out': statsOut } = values;
+    const toFiles = out !== undefined || statsOut !== undefined;
+    if (
+      (inPart || toFiles || settings.filesFrom !== undefined) &&
+      asked !== undefined &&
+      asked !== 'ndjson'
+    )
       throw new UsageError(
-        '--range, --source, --first-line and --files-from write --format ndjson',
+        '--range, --source, --first-line, --files-from, --out and --stats-out write --format ndjson',
         usage,
       );
     const single = settings.sources.length === 1 && !hasDirectory;
@@ -116,6 +130,7 @@ export const parseCommand = defineCommand({
     const format =
       asked ??
       (!inPart &&
+      !toFiles &&
       single &&
       (settings.sources[0] === '-' ||
         settings.scan.input === 'text' ||
@@ -123,7 +138,17 @@ export const parseCommand = defineCommand({
         ? 'json'
         : 'ndjson');
     if (format === 'ndjson') {
-      await mine({ ...settings, mode: 'ndjson' });
+      const outputFd = out === undefined ? undefined : openSync(out, 'w');
+      try {
+        const stats = await mine({
+          ...settings,
+          mode: statsOut === undefined ? 'ndjson' : 'ndjson+stats',
+          outputFd,
+        });
+        if (statsOut !== undefined) await writeFile(statsOut, statsJsonText(stats));
+      } finally {
+        if (outputFd !== undefined) closeSync(outputFd);
+      }
       return 0;
     }
     if (hasDirectory)

@@ -1,35 +1,22 @@
 // A worker thread of `tagcall parse` / `tagcall stats`: scans the files it is sent, one at a
-// time, and writes its NDJSON to standard output itself, whole batches under a shared lock.
-import { writeSync } from 'node:fs';
+// time, and writes its NDJSON itself (to standard output or --out), whole batches under a
+// shared lock.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStats } from '../transcripts/index.js';
 import { type FromWorker, scanFile, type ToWorker, type WorkerSetup } from './mine.js';
+import { writeAll } from './write-all.js';
 
 const port = parentPort;
 if (port === null) throw new Error('scan-worker runs as a worker thread');
-const { options, mode, outputLock } = workerData as WorkerSetup;
+const { options, mode, outputFd, outputLock } = workerData as WorkerSetup;
 const send = (message: FromWorker) => port.postMessage(message);
 const lock = new Int32Array(outputLock);
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/** Writes all of `text` to fd 1, waiting when a non-blocking pipe is full. */
-function writeAll(text: string): void {
-  const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; ) {
-    try {
-      at += writeSync(1, bytes, at);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(pause, 0, 0, 1);
-    }
-  }
-}
 
 /** One batch of whole lines at a time: no line of one worker lands inside another's. */
 function emit(text: string): void {
   while (Atomics.compareExchange(lock, 0, 0, 1) !== 0) Atomics.wait(lock, 0, 1);
   try {
-    writeAll(text);
+    writeAll(outputFd, text);
   } finally {
     Atomics.store(lock, 0, 0);
     Atomics.notify(lock, 0, 1);

@@ -16,6 +16,10 @@ export function statsJson(stats: TranscriptStats) {
   return { ...stats, ...summarizeStats(stats) };
 }
 
+/** The text `stats --json` prints (and `parse --stats-out` writes). */
+export const statsJsonText = (stats: TranscriptStats) =>
+  `${JSON.stringify(statsJson(stats), null, 2)}\n`;
+
 const table = (title: string, counts: Record<string, number>, total: number): string[] => {
   const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (rows.length === 0) return [];
@@ -136,11 +140,7 @@ export const statsCommand = defineCommand({
       const read = flags.positionals.length === 0 ? ['-'] : flags.positionals;
       await writeFile(html, statsHtml(stats, `tagcall stats: ${read.join(' ')}`));
     }
-    process.stdout.write(
-      flags.values.json === true
-        ? `${JSON.stringify(statsJson(stats), null, 2)}\n`
-        : formatStats(stats),
-    );
+    process.stdout.write(flags.values.json === true ? statsJsonText(stats) : formatStats(stats));
     return 0;
   },
 });
