@@ -198,7 +198,7 @@ export async function scanFile(
       stats.bytes += n;
       progress.read(n);
     };
-    for await (const chunk of readChunks(file.path, read, file.range)) {
+    for await (const chunk of readChunks(file.path, read, file.range, file.size)) {
       yield chunk;
       if (batch.length > 0) {
         const lines = batch;

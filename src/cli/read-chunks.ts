@@ -1,18 +1,25 @@
 import { createReadStream } from 'node:fs';
 
+const MOST_READ = 1 << 20;
+const LEAST_READ = 16 << 10;
+
 /**
  * Text chunks of a file (or of its bytes `range.start` to `range.end`, inclusive), or of
  * standard input for `-`: streamed, never read whole. `onBytes` hears how many bytes each read
- * brought (for a progress bar).
+ * brought (for a progress bar). `expectedBytes` (the size the file had) sizes the reads: a
+ * 1 MiB buffer for each 10 KB file of a folder of transcripts made the garbage collector a
+ * quarter of the time.
  */
 export async function* readChunks(
   source: string,
   onBytes: (n: number) => void = () => {},
   range?: { start: number; end: number },
+  expectedBytes = MOST_READ,
 ): AsyncGenerator<string> {
   if (range !== undefined && range.end < range.start) return;
+  const highWaterMark = Math.min(MOST_READ, Math.max(LEAST_READ, expectedBytes + 1));
   const stream =
-    source === '-' ? process.stdin : createReadStream(source, { highWaterMark: 1 << 20, ...range });
+    source === '-' ? process.stdin : createReadStream(source, { highWaterMark, ...range });
   const decoder = new TextDecoder();
   for await (const bytes of stream as AsyncIterable<Buffer>) {
     onBytes(bytes.length);
