@@ -8,6 +8,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runDask } from './dask.js';
 import { runDialectCost } from './dialect-cost.js';
 import { runFirstDelta } from './first-delta.js';
 import { runMining } from './mining.js';
@@ -27,6 +28,7 @@ const sections: Record<string, () => unknown> = {
   'token-error': runTokenError,
   'proxy-load': runProxyLoad,
   mining: runMining,
+  dask: runDask,
   'first-delta': runFirstDelta,
   replies: () => runReplies(arg as ReplyFormat),
   setup: runSetupCost,

@@ -1,19 +1,11 @@
 /**
  * `tagcall parse` over a generated JSONL log (OpenAI request bodies, one conversation a line):
- * throughput with one and two worker threads and on a local Dask cluster (two workers), CPU
- * seconds, and peak RSS at two input sizes.
+ * throughput with one and two worker threads, CPU seconds, and peak RSS at two input sizes
+ * (the cluster's figures are bench/dask.ts's).
  * TAGCALL_BENCH_LOG_MB sets the large size (default 1024).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  createWriteStream,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +14,9 @@ import { now } from './measure.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const FILES = 8;
-const DASK = fileURLToPath(new URL('../examples/dask/mine.py', import.meta.url));
 
 /** Writes `files` JSONL files of about `mb` MB in all; returns their folder. */
-async function writeLog(mb: number, files: number): Promise<string> {
+export async function writeLog(mb: number, files: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tagcall-log-'));
   const corpus = generateCorpus(4 * 1024 * 1024);
   const system = 'You are a coding agent. Call tools with <tool> blocks.';
@@ -55,7 +46,7 @@ async function writeLog(mb: number, files: number): Promise<string> {
   return dir;
 }
 
-interface Run {
+export interface Run {
   seconds: number;
   cpuSeconds: number;
   peakRssMiB: number;
@@ -63,9 +54,10 @@ interface Run {
 
 /**
  * Runs `argv` under /usr/bin/time with its standard output to /dev/null: wall seconds, CPU
- * seconds (user + system, its children included) and peak RSS (of the largest process).
+ * seconds (user + system, of it and every descendant it waited for) and peak RSS (of the
+ * largest process).
  */
-function timed(argv: string[]): Promise<Run> {
+export function timed(argv: string[]): Promise<Run> {
   const report = join(mkdtempSync(join(tmpdir(), 'tagcall-time-')), 'time');
   return new Promise((resolve, reject) => {
     const sink = openSync('/dev/null', 'w');
@@ -103,35 +95,10 @@ const parseLog = (dir: string, jobs: number) =>
     '--no-progress',
   ]);
 
-/** examples/dask/mine.py over the log's files, 2 ranges a file, on 2 local workers; null without Dask. */
-function daskLog(dir: string): Promise<Run> | null {
-  const probe = spawnSync('/usr/bin/python3', ['-c', 'import distributed']);
-  if (probe.status !== 0) return null;
-  const files = readdirSync(dir)
-    .sort()
-    .map((f) => join(dir, f));
-  const out = join(dir, 'dask.ndjson');
-  return timed([
-    '/usr/bin/python3',
-    DASK,
-    ...files,
-    '--parts',
-    '2',
-    '--workers',
-    '2',
-    '--out',
-    out,
-    '--tagcall',
-    `${process.execPath} ${CLI}`,
-  ]).finally(() => rmSync(out, { force: true }));
-}
-
 export interface MiningFigures {
   mb: number;
   jobs1: Run & { mbps: number };
   jobs2: Run & { mbps: number };
-  /** The Dask run (examples/dask/mine.py, 2 local workers); null where Dask is missing. */
-  dask: (Run & { mbps: number }) | null;
   small: { mb: number; peakRssMiB: number };
 }
 
@@ -145,12 +112,10 @@ export async function runMining(): Promise<MiningFigures> {
     const smallRun = await parseLog(small, 1);
     const one = await parseLog(large, 1);
     const two = await parseLog(large, 2);
-    const dask = await daskLog(large);
     return {
       mb,
       jobs1: { ...one, mbps: mb / one.seconds },
       jobs2: { ...two, mbps: mb / two.seconds },
-      dask: dask === null ? null : { ...dask, mbps: mb / dask.seconds },
       small: { mb: smallMb, peakRssMiB: smallRun.peakRssMiB },
     };
   } finally {
