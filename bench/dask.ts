@@ -207,7 +207,7 @@ export function daskTables(figures: DaskFigures): string[] {
     return [...lines, `Not run: ${figures.missing}.`, '', '<!-- bench:dask:end -->'];
   const { overhead } = figures;
   lines.push(
-    `Each run writes the findings (NDJSON) and the stats: \`tagcall parse --out F --stats-out S\`, or \`examples/dask/mine.py --out F --stats S\` on a local cluster of 2 worker processes (1 thread each; one \`tagcall parse\` per task, tasks of the input over twice the workers). CPU: the driver, its workers and every tagcall process. Median of ${figures.rounds} runs each, in turn. Dask's findings and stats are byte for byte those of \`--jobs 1\`: large ${figures.large.same ? 'yes' : '**no**'}, small files ${figures.small.same ? 'yes' : '**no**'}.`,
+    `Each run writes the findings (NDJSON) and the stats: \`tagcall parse --out F --stats-out S\`, or \`examples/dask/mine.py --out F --stats S\` on a local cluster of 2 worker processes (1 thread each; one \`tagcall parse\` per task, tasks of the input over the workers). CPU: the driver, its workers and every tagcall process. Median of ${figures.rounds} runs each, in turn. Dask's findings and stats are byte for byte those of \`--jobs 1\`: large ${figures.large.same ? 'yes' : '**no**'}, small files ${figures.small.same ? 'yes' : '**no**'}.`,
     '',
     '| input | run | wall s | CPU s | wall × --jobs 2 | CPU × --jobs 1 | Dask CPU: driver / workers / tagcall | tasks |',
     '|---|---|---:|---:|---:|---:|---:|---:|',

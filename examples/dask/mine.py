@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import dask
 import fsspec
@@ -252,10 +253,13 @@ def main():
         except RuntimeError as error:
             raise SystemExit(f"mine.py: {error}") from None
         stats = args.stats or (None if temporary else f"{parts.rstrip('/')}/stats.json")
-        if stats:
-            merge_stats(command, done, stats)
-        if args.out:
-            concatenate(done, args.out)
+        # The copy runs in the kernel while tagcall merges the stats.
+        with ThreadPoolExecutor(1) as copier:
+            copied = copier.submit(concatenate, done, args.out) if args.out else None
+            if stats:
+                merge_stats(command, done, stats)
+            if copied is not None:
+                copied.result()
         if not temporary:
             manifest = {
                 "parts": [{"findings": p["findings"], "stats": p["stats"], "bytes": p["bytes"]}
