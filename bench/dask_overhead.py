@@ -14,9 +14,8 @@ import sys  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "dask"))
 
-import dask  # noqa: E402
-from distributed import Client, LocalCluster  # noqa: E402
-from mine import LOCAL_CLUSTER  # noqa: E402
+from distributed import Client  # noqa: E402
+from mine import local_cluster  # noqa: E402
 
 TASKS = 1000
 
@@ -31,9 +30,7 @@ def cpu():
 
 
 def main():
-    dask.config.set(LOCAL_CLUSTER)
-    cluster = LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    cluster = local_cluster(2)
     client = Client(cluster)
     try:
         ready = time.monotonic()

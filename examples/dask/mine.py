@@ -54,6 +54,15 @@ LOCAL_CLUSTER = {
 PART = "part-{:05d}"
 
 
+def local_cluster(workers):
+    """A cluster on 127.0.0.1: `workers` processes of one thread (a task is a tagcall process
+    using one core), no dashboard (its HTTP server on a free port, not 8787)."""
+    dask.config.set(LOCAL_CLUSTER)
+    return LocalCluster(host="127.0.0.1", n_workers=workers, threads_per_worker=1,
+                        processes=True, dashboard_address=None,
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+
+
 def walk(source):
     """(path, size) of each file under `source` in tagcall's order: entries sorted by the bytes
     of their names, folders entered where they sort, symbolic links inside folders skipped
@@ -230,9 +239,7 @@ def main():
         client = Client(args.scheduler)
         cluster = None
     else:
-        dask.config.set(LOCAL_CLUSTER)
-        cluster = LocalCluster(host="127.0.0.1", n_workers=args.workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+        cluster = local_cluster(args.workers)
         client = Client(cluster)
     temporary = None
     try:
