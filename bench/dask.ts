@@ -209,8 +209,8 @@ export function daskTables(figures: DaskFigures): string[] {
   lines.push(
     `Each run writes the findings (NDJSON) and the stats: \`tagcall parse --out F --stats-out S\`, or \`examples/dask/mine.py --out F --stats S\` on a local cluster of 2 worker processes (1 thread each; one \`tagcall parse\` per task, tasks of the input over the workers). CPU: the driver, its workers and every tagcall process. Median of ${figures.rounds} runs each, in turn. Dask's findings and stats are byte for byte those of \`--jobs 1\`: large ${figures.large.same ? 'yes' : '**no**'}, small files ${figures.small.same ? 'yes' : '**no**'}.`,
     '',
-    '| input | run | wall s | CPU s | wall × --jobs 2 | CPU × --jobs 1 | Dask CPU: driver / workers / tagcall | tasks |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| input | run | wall s | CPU s | wall × --jobs 2 | CPU × --jobs 1 | CPU × --jobs 2 | Dask CPU: driver / workers / tagcall | tasks |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const input of ['large', 'small'] as const) {
     const runs = figures[input];
@@ -228,7 +228,7 @@ export function daskTables(figures: DaskFigures): string[] {
           ? `${runs.dask.split.cpu_seconds.driver.toFixed(2)} / ${runs.dask.split.cpu_seconds.workers.toFixed(2)} / ${runs.dask.split.cpu_seconds.tagcall.toFixed(2)}`
           : '';
       lines.push(
-        `| ${name} | ${run} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(2)} | ${(r.seconds / runs.jobs2.seconds).toFixed(2)} | ${(r.cpuSeconds / runs.jobs1.cpuSeconds).toFixed(2)} | ${split} | ${r === runs.dask ? runs.dask.split.tasks : ''} |`,
+        `| ${name} | ${run} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(2)} | ${(r.seconds / runs.jobs2.seconds).toFixed(2)} | ${(r.cpuSeconds / runs.jobs1.cpuSeconds).toFixed(2)} | ${(r.cpuSeconds / runs.jobs2.cpuSeconds).toFixed(2)} | ${split} | ${r === runs.dask ? runs.dask.split.tasks : ''} |`,
       );
     }
   }
