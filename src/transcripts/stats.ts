@@ -150,12 +150,58 @@ function rebucket(blocks: readonly LogBlock[], factor: number): LogBlock[] {
   return out;
 }
 
+/**
+ * How many leading blocks of a list are known to be block 0 (a whole file). A list only grows
+ * at its end or is replaced, so what was scanned stays true: without it, a folder of small
+ * files (one block each, more files than ALONG_LOG_BLOCKS) rescanned the whole list after
+ * every file.
+ */
+const wholeFiles = new WeakMap<LogBlock[], number>();
+
+/** Whether some block is past its file's first (so doubling the block size can merge some). */
+function canCoarsen(blocks: LogBlock[]): boolean {
+  let i = wholeFiles.get(blocks) ?? 0;
+  while (i < blocks.length && blocks[i].block === 0) i++;
+  wholeFiles.set(blocks, i);
+  return i < blocks.length;
+}
+
 /** Doubles the block size until the blocks are few enough, or one a file. */
 function coarsen(along: AlongLog): void {
-  while (along.blocks.length > ALONG_LOG_BLOCKS && along.blocks.some((b) => b.block > 0)) {
+  while (along.blocks.length > ALONG_LOG_BLOCKS && canCoarsen(along.blocks)) {
     along.linesPerBlock *= 2;
     along.blocks = rebucket(along.blocks, 2);
   }
+}
+
+/** Both lists' blocks in place order, at the coarser block size of the two. */
+function mergeAlong(into: AlongLog, from: AlongLog): AlongLog {
+  const last = into.blocks[into.blocks.length - 1];
+  const first = from.blocks[0];
+  if (
+    from.linesPerBlock <= into.linesPerBlock &&
+    (last === undefined || first === undefined || compareBytes(last.file, first.file) < 0)
+  ) {
+    // Later files (a folder read in order): appended. Merged anew each time, 8,000 small
+    // files took 15.8 CPU s, the list as long as the files.
+    for (const b of rebucket(from.blocks, into.linesPerBlock / from.linesPerBlock))
+      into.blocks.push(b);
+    coarsen(into);
+    return into;
+  }
+  const linesPerBlock = Math.max(into.linesPerBlock, from.linesPerBlock);
+  const merged = {
+    linesPerBlock,
+    blocks: rebucket(
+      mergeSorted(
+        rebucket(into.blocks, linesPerBlock / into.linesPerBlock),
+        rebucket(from.blocks, linesPerBlock / from.linesPerBlock),
+      ),
+      1,
+    ),
+  };
+  coarsen(merged);
+  return merged;
 }
 
 function addAlong(
@@ -269,18 +315,7 @@ export function mergeStats(into: TranscriptStats, from: TranscriptStats): Transc
     'warningsByCode',
   ] as const)
     for (const [name, n] of Object.entries(from[key])) bump(into[key], name, n);
-  const linesPerBlock = Math.max(into.alongLog.linesPerBlock, from.alongLog.linesPerBlock);
-  into.alongLog = {
-    linesPerBlock,
-    blocks: rebucket(
-      mergeSorted(
-        rebucket(into.alongLog.blocks, linesPerBlock / into.alongLog.linesPerBlock),
-        rebucket(from.alongLog.blocks, linesPerBlock / from.alongLog.linesPerBlock),
-      ),
-      1,
-    ),
-  };
-  coarsen(into.alongLog);
+  into.alongLog = mergeAlong(into.alongLog, from.alongLog);
   for (const c of from.largest) rank(into.largest, c, bySize);
   for (const c of from.slowest) rank(into.slowest, c, byDuration);
   return into;
