@@ -149,6 +149,38 @@ describe.skipIf(daskMissing)('tagcall on a local Dask cluster, one pass a task',
     expect(manifest.parts[0].findings).toMatch(/^file:\/\/.*part-00000\.ndjson$/);
   }, 180_000);
 
+  it('parts in object storage (fsspec): uploaded by the task, read back for --out and the stats', () => {
+    // fsspec's in-memory filesystem stands in for s3:// or gs://: one process runs two tasks,
+    // the merge and the copy, as a worker and the driver would against a bucket.
+    const log = join(dir, 'log-1.jsonl');
+    const out = join(dir, 'from-memory.ndjson');
+    const stats = join(dir, 'from-memory.stats.json');
+    const size = readFileSync(log).length;
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'examples/dask'))})
+import fsspec, mine
+command = json.loads(sys.argv[1])
+half = ${Math.floor(size / 2)}
+tasks = [("range", ${JSON.stringify(log)}, 0, half), ("range", ${JSON.stringify(log)}, half, ${size})]
+parts = [mine.run_task(command, [], task, "memory://bucket/run", i) for i, task in enumerate(tasks)]
+assert parts[0]["findings"] == "memory://bucket/run/part-00000.ndjson", parts[0]
+assert fsspec.filesystem("memory").exists("/bucket/run/part-00001.stats.json")
+mine.merge_stats(command, parts, ${JSON.stringify(stats)})
+mine.concatenate(parts, ${JSON.stringify(out)})
+`;
+    const run = spawnSync(PYTHON, ['-c', script, JSON.stringify(TAGCALL)], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(out).equals(oneProcess(['parse', log]))).toBe(true);
+    expect(JSON.parse(readFileSync(stats, 'utf8'))).toEqual(
+      JSON.parse(oneProcess(['stats', log, '--json']).toString()),
+    );
+  }, 180_000);
+
   it('a path that is not there, or a task that fails, is said, and the driver exits non-zero', async () => {
     const notThere = await runDriver([join(dir, 'missing.jsonl'), '--out', join(dir, 'x.ndjson')]);
     expect(notThere.code).toBe(2);

@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 import dask
 import fsspec
 from distributed import Client, LocalCluster
+from fsspec.implementations.local import LocalFileSystem
 
 MIB = 1 << 20
 # Settings of a local cluster: its cost is the driver's and its workers' CPU beside tagcall's.
@@ -126,7 +127,7 @@ def run_task(command, options, task, parts, index):
     """On a worker: one `tagcall parse` over the task, its findings and stats written as part
     `index` under `parts`. Returns where they are, how big, and the CPU seconds tagcall used."""
     fs, root = fsspec.core.url_to_fs(parts)
-    local = isinstance(fs, fsspec.implementations.local.LocalFileSystem)
+    local = isinstance(fs, LocalFileSystem)
     folder = root if local else tempfile.mkdtemp(prefix="tagcall-part-")
     name = PART.format(index)
     findings = os.path.join(folder, name + ".ndjson")
@@ -143,17 +144,20 @@ def run_task(command, options, task, parts, index):
     # Dask's workers set it; inherited, it nearly doubles tagcall's CPU time.
     env.pop("MALLOC_TRIM_THRESHOLD_", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command + args + options, input=stdin, capture_output=True, env=env,
-                          timeout=24 * 3600)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"a task failed: tagcall {' '.join(args + options)}: "
-                           f"{done.stderr.decode(errors='replace').strip()}")
-    size = os.path.getsize(findings)
-    if not local:
-        for path in (findings, stats):
-            fs.put_file(path, f"{root}/{os.path.basename(path)}")
-        shutil.rmtree(folder)
+    try:
+        done = subprocess.run(command + args + options, input=stdin, capture_output=True,
+                              env=env, timeout=24 * 3600)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise RuntimeError(f"a task failed: tagcall {' '.join(args + options)}: "
+                               f"{done.stderr.decode(errors='replace').strip()}")
+        size = os.path.getsize(findings)
+        if not local:
+            for path in (findings, stats):
+                fs.put_file(path, f"{root}/{os.path.basename(path)}")
+    finally:
+        if not local:
+            shutil.rmtree(folder, ignore_errors=True)
     url = parts.rstrip("/")
     return {
         "findings": f"{url}/{name}.ndjson",
@@ -176,7 +180,7 @@ def concatenate(parts, out):
         for part in parts:
             fs, path = fsspec.core.url_to_fs(part["findings"])
             with fs.open(path, "rb") as source:
-                if isinstance(fs, fsspec.implementations.local.LocalFileSystem):
+                if isinstance(fs, LocalFileSystem):
                     offset = 0
                     while offset < part["bytes"]:
                         copied = os.copy_file_range(source.fileno(), target.fileno(),
@@ -194,7 +198,7 @@ def merge_stats(command, parts, out):
         files = []
         for i, part in enumerate(parts):
             fs, path = fsspec.core.url_to_fs(part["stats"])
-            if isinstance(fs, fsspec.implementations.local.LocalFileSystem):
+            if isinstance(fs, LocalFileSystem):
                 files.append(path)
             else:
                 files.append(os.path.join(folder, f"{i}.json"))
