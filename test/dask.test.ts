@@ -120,6 +120,11 @@ describe.skipIf(daskMissing)('tagcall on a local Dask cluster, one pass a task',
       );
     });
     writeFileSync(join(folder, 'b-reply.txt'), '<tool>\n<tool_name>read</tool_name>\n</tool>\n');
+    // A name with a line break cannot go in a batch (one path a line): a task of its own.
+    writeFileSync(
+      join(folder, 'c-line\nbreak.txt'),
+      '<tool>\n<tool_name>edit</tool_name>\n</tool>\n',
+    );
     writeLog(join(folder, 'a-large.jsonl'), 200_000, 3);
     const out = join(dir, 'sessions.ndjson');
     const stats = join(dir, 'sessions.stats.json');

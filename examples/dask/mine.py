@@ -105,10 +105,15 @@ def plan(sources, task_bytes):
     tasks, batch, batch_bytes = [], [], 0
     for source in sources:
         for path, size in walk(source):
-            if size > task_bytes and is_jsonl(path):
+            large = size > task_bytes and is_jsonl(path)
+            if large or "\n" in path:
                 if batch:
                     tasks.append(("files", batch))
                     batch, batch_bytes = [], 0
+                if not large:
+                    # A batch goes to tagcall one path a line: this one is given alone.
+                    tasks.append(("files", [path]))
+                    continue
                 parts = -(-size // task_bytes)
                 bounds = [size * i // parts for i in range(parts)] + [size]
                 tasks += [("range", path, bounds[i], bounds[i + 1]) for i in range(parts)]
@@ -136,6 +141,9 @@ def run_task(command, options, task, parts, index):
     if task[0] == "range":
         _, path, start, end = task
         args += [path, "--range", f"{start}:{end}"]
+        stdin = None
+    elif len(task[1]) == 1 and "\n" in task[1][0]:
+        args.append(task[1][0])
         stdin = None
     else:
         args += ["--files-from", "-"]
