@@ -43,6 +43,8 @@ function writeLog(path: string): void {
     }
     const calls = Array.from({ length: n % 4 }, (_, k) => call(TOOLS[(n + k) % TOOLS.length], n));
     if (n % 23 === 0) calls.push('<tool>\n<arguments><a>1</a></arguments>\n</tool>'); // no name
+    // A Hermes call cut off at the end of its message (read with --dialect auto).
+    if (n % 29 === 3) calls.push('<tool_call>\n{"name": "search", "arguments": {"q": "x');
     const failed = n % 9 === 0;
     lines.push(
       JSON.stringify({
@@ -137,7 +139,18 @@ describe.skipIf(missing)('tagcall stats --html in headless Chromium', () => {
     writeLog(log);
     const run = await runChild(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'stats', log, '--json', '--html', report],
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'src/cli/main.ts'),
+        'stats',
+        log,
+        '--dialect',
+        'auto',
+        '--json',
+        '--html',
+        report,
+      ],
       ROOT,
     );
     expect(run.stderr).toBe('');
@@ -165,7 +178,16 @@ describe.skipIf(missing)('tagcall stats --html in headless Chromium', () => {
 
   it('the log has what the report shows: calls of several tools, malformed and failed calls', () => {
     expect(Object.keys(stats.byTool).length).toBe(TOOLS.length);
-    expect(Object.keys(stats.errorsByCode).sort()).toEqual(['invalid-record', 'missing-tool-name']);
+    expect(Object.keys(stats.errorsByCode).sort()).toEqual([
+      'incomplete-tool-call',
+      'invalid-record',
+      'missing-tool-name',
+    ]);
+    // A record that is no JSON has no format; each malformed call has the one it was written in.
+    expect(stats.errorsByFormat).toEqual({
+      hermes: stats.errorsByCode['incomplete-tool-call'],
+      xml: stats.errorsByCode['missing-tool-name'],
+    });
     expect(stats.failedByTool).toEqual({ run_tests: 33 });
     expect(stats.alongLog.blocks.length).toBeGreaterThan(100);
   });
@@ -212,13 +234,14 @@ describe.skipIf(missing)('tagcall stats --html in headless Chromium', () => {
     );
     const marks: Record<string, Drawn> = Object.fromEntries(drawn.map((d) => [d.id, d]));
     expect(Object.keys(marks).sort()).toEqual(
-      ['along', 'errors', 'failed', 'formats', 'largest', 'tools'].sort(),
+      ['along', 'error-formats', 'errors', 'failed', 'formats', 'largest', 'tools'].sort(),
     );
     const sorted = (counts: Record<string, number>) =>
       Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     for (const [id, counts] of [
       ['tools', stats.byTool],
       ['errors', stats.errorsByCode],
+      ['error-formats', stats.errorsByFormat],
       ['failed', stats.failedByTool],
       ['formats', stats.byFormat],
     ] as const) {

@@ -54,6 +54,7 @@ export function formatStats(stats: TranscriptStats): string {
     ...table('server', stats.byServer, stats.calls),
     ...table('format', stats.byFormat, stats.calls),
     ...table('error', stats.errorsByCode, s.malformedCalls),
+    ...table('malformed call format', stats.errorsByFormat, s.malformedCalls),
     ...table(
       'warning',
       stats.warningsByCode,

@@ -116,6 +116,7 @@ export function statsHtml(stats: TranscriptStats, title: string): string {
   const s = summarizeStats(stats);
   const tools = barsOf(stats.byTool);
   const errors = barsOf(stats.errorsByCode);
+  const errorFormats = barsOf(stats.errorsByFormat);
   const failed = barsOf(stats.failedByTool);
   const formats = barsOf(stats.byFormat);
   const along = alongPoints(stats);
@@ -127,6 +128,7 @@ export function statsHtml(stats: TranscriptStats, title: string): string {
   const data = {
     tools,
     errors,
+    errorFormats,
     failed,
     formats,
     along: {
@@ -170,6 +172,13 @@ export function statsHtml(stats: TranscriptStats, title: string): string {
       'Calls the parser could not read, by error code.',
       table(['kind', 'calls', 'share'], barRows(errors, s.malformedCalls)),
       errors.labels.length === 0,
+    ),
+    section(
+      'error-formats',
+      'Malformed calls by dialect',
+      'Calls the parser could not read, by the format they were written in (records that could not be read as messages have none).',
+      table(['dialect', 'calls', 'share'], barRows(errorFormats, s.malformedCalls)),
+      errorFormats.labels.length === 0,
     ),
     section(
       'failed',
@@ -271,6 +280,7 @@ const DRAW = `
   };
   bars('tools', data.tools, 'calls', '#3b6fd8');
   bars('errors', data.errors, 'malformed calls', '#d8573b');
+  bars('error-formats', data.errorFormats, 'malformed calls', '#d8573b');
   bars('failed', data.failed, 'failed calls', '#b8860b');
   bars('formats', data.formats, 'calls', '#2e9d6a');
   bars('largest', data.largest, 'characters', '#7a4fd0');

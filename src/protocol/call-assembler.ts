@@ -117,11 +117,6 @@ export class CallAssembler implements BlockSink {
     this.#callStart = end;
   }
 
-  drop(id: string, code: Parameters<BlockSink['drop']>[1], message: string, at: number): void {
-    this.#open.delete(id);
-    this.#emit({ type: 'error', code, message, offset: at, callId: id });
-  }
-
   text(end: number): void {
     const text = this.#takeRaw(end);
     if (text !== '') this.#emit({ type: 'text', text });
@@ -277,6 +272,7 @@ export class CallAssembler implements BlockSink {
       code: failure.code,
       message: failure.message,
       offset: failure.offset,
+      format: failure.format,
     };
     if (failure.callId !== undefined) error.callId = failure.callId;
     if (failure.partial !== undefined) error.partial = { ...failure.partial, raw };
@@ -288,6 +284,7 @@ export class CallAssembler implements BlockSink {
         code: failure.code,
         message: failure.message,
         offset: failure.offset,
+        format: failure.format,
         callId: id,
       });
     if (raw !== '') this.#emit({ type: 'text', text: raw });

@@ -83,6 +83,11 @@ export interface ParseErrorEvent {
   offset: number;
   /** Set when the error ends a call that had started: its `tool-start` had this id. */
   callId?: string;
+  /**
+   * The form the failed block was written in: its dialect, or `xml`/`json` for `<tool>`. Under
+   * `dialect: 'auto'` this says which family a malformed call came from.
+   */
+  format: CallFormat;
   /** What was parsed of the failed call before it failed. */
   partial?: PartialCall;
 }

@@ -70,7 +70,9 @@ export type Finding =
       chars: number;
       durationMs?: number;
     })
-  | (Location & { type: 'error' | 'warning'; code: string; message: string })
+  /** `format`: the form a malformed call was written in (parse errors; none for a record's). */
+  | (Location & { type: 'error'; code: string; message: string; format?: CallFormat })
+  | (Location & { type: 'warning'; code: string; message: string })
   /**
    * A call inside a user message or a tool result (`quoted`: shown, not made), or inside a
    * system message (`example`: the prompt teaching the model how to call).
@@ -178,6 +180,16 @@ export async function scanTranscript(
         break;
       }
       case 'error':
+        if (assistant)
+          sink.finding(
+            at(event.offset, {
+              type: event.type,
+              code: event.code,
+              message: event.message,
+              format: event.format,
+            }),
+          );
+        break;
       case 'warning':
         if (assistant)
           sink.finding(

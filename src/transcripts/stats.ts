@@ -45,6 +45,8 @@ export interface TranscriptStats {
   byServer: Record<string, number>;
   byFormat: Record<string, number>;
   errorsByCode: Record<string, number>;
+  /** Malformed calls by the form they were written in (the parser's errors only). */
+  errorsByFormat: Record<string, number>;
   warningsByCode: Record<string, number>;
   assistantTextChars: number;
   assistantThinkingChars: number;
@@ -69,6 +71,7 @@ export function createStats(): TranscriptStats {
     byServer: {},
     byFormat: {},
     errorsByCode: {},
+    errorsByFormat: {},
     warningsByCode: {},
     assistantTextChars: 0,
     assistantThinkingChars: 0,
@@ -276,6 +279,7 @@ export function addFinding(stats: TranscriptStats, finding: Finding): void {
       break;
     case 'error':
       bump(stats.errorsByCode, finding.code);
+      if (finding.format !== undefined) bump(stats.errorsByFormat, finding.format);
       break;
     case 'warning':
       bump(stats.warningsByCode, finding.code);
@@ -312,6 +316,7 @@ export function mergeStats(into: TranscriptStats, from: TranscriptStats): Transc
     'byServer',
     'byFormat',
     'errorsByCode',
+    'errorsByFormat',
     'warningsByCode',
   ] as const)
     for (const [name, n] of Object.entries(from[key])) bump(into[key], name, n);

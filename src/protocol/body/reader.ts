@@ -605,7 +605,7 @@ export class BodyReader implements BlockStream {
 
   #fail(code: ParseErrorCode, message: string, offset: number): void {
     const id = this.#builder.currentId;
-    const failed: BlockFailure = { code, message, offset };
+    const failed: BlockFailure = { code, message, format: this.#form.format, offset };
     if (id !== undefined) {
       failed.callId = id;
       failed.partial = {

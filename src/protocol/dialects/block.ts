@@ -39,8 +39,6 @@ export interface BlockSink {
     end: number,
     serverName?: string,
   ): void;
-  /** Call `id` was told to start but is no call after all (its text belongs to the others). */
-  drop(id: string, code: ParseErrorCode, message: string, offset: number): void;
   /** The block's text since the last call (or the block's start) up to absolute `end` is text. */
   text(end: number): void;
   /** Thinking begins where the last call ended (or the block began)… */
@@ -76,6 +74,8 @@ export enum Streamed {
 export interface BlockFailure {
   code: ParseErrorCode;
   message: string;
+  /** The form the block was read as (the error event's `format`). */
+  format: CallFormat;
   /** Absolute offset the failure points at. */
   offset: number;
   /** The call that was being read, if one had started. */
@@ -118,26 +118,6 @@ export interface BlockStream {
    * (the parser's cap on a block's length).
    */
   stop(code: ParseErrorCode, message: string, offset: number): BlockFailure;
-}
-
-/**
- * A block's failure, carrying the call it ends when one had started (its id, and its name
- * as what was read of it).
- */
-export function callFailure(
-  code: ParseErrorCode,
-  message: string,
-  offset: number,
-  call: { id: string; name?: string } | null,
-): BlockFailure {
-  if (call === null) return { code, message, offset };
-  return {
-    code,
-    message,
-    offset,
-    callId: call.id,
-    partial: { serverName: 'local', toolName: call.name, arguments: Object.create(null) },
-  };
 }
 
 /** One call read from a gathered block; `end` is where its text ends in the block. */
@@ -314,7 +294,10 @@ class FirstCharacterStream implements BlockStream {
   }
 
   stop(code: ParseErrorCode, message: string, offset: number): BlockFailure {
-    return this.#inner?.stop(code, message, offset) ?? { code, message, offset };
+    // Stopped before its first character picked a form: the first form says the failure (every
+    // form is of one dialect, so it names the block's format).
+    this.#inner ??= this.#built[0] ??= this.#forms[0]();
+    return this.#inner.stop(code, message, offset);
   }
 
   reset(): void {

@@ -311,7 +311,7 @@ export class MarkupReader implements BlockStream {
   #fail(code: ParseErrorCode, message: string, offset: number): void {
     this.#flushDelta();
     this.#endClosed();
-    const failed: BlockFailure = { code, message, offset };
+    const failed: BlockFailure = { code, message, format: this.#format, offset };
     const call = this.#call;
     if (call !== null) {
       if (this.#value !== null) this.#closeValueText();
