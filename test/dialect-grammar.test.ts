@@ -108,8 +108,14 @@ describe('family grammars', () => {
       { type: 1, value: '<|tool_calls_section_begin|>' },
     ]);
     expect(dialectTriggers('llama4', [weather])).toEqual([{ type: 1, value: '[get_weather(' }]);
+    // Cline's tag at a line start, and mid-line before the first parameter's tag (#47).
     expect(dialectTriggers('cline', [weather])).toEqual([
       { type: 2, value: '(?:^|\\n)[ \\t]*(<get_weather>)' },
+      { type: 2, value: '(<get_weather>)\\n(?:<city>)' },
+    ]);
+    // functools is a word: the trigger fires only at a word start, as the parser opens it.
+    expect(dialectTriggers('functools', [weather])).toEqual([
+      { type: 2, value: '(?:^|[^A-Za-z0-9_])(functools\\[)' },
     ]);
     const fields = llamaCppGrammarFields([weather], { dialect: 'hermes' });
     expect(fields.grammar_lazy).toBe(true);

@@ -1,7 +1,9 @@
 /**
- * Grammars end to end (#27 item 4): an upstream on 127.0.0.1 answers chat completions by
- * sampling the tiny random model under the grammar each request carries (as llama-server does
- * with `grammar`, `grammar_lazy` and `grammar_triggers`), behind `tagcall serve --grammar
+ * Grammars end to end (#27 item 4, #47): an upstream on 127.0.0.1 that does what llama-server
+ * does with a grammar, sampling the tiny random model: `/apply-template` renders the messages,
+ * `/v1/completions` honours `grammar`, `grammar_lazy`, `grammar_triggers` and refuses a trigger
+ * word that is one token unless `preserved_tokens` lists it, and `/v1/chat/completions` drops
+ * the lazy fields (the grammar applies from the first token). Behind `tagcall serve --grammar
  * llama.cpp`, and the `openai` client holds a conversation with tools through the proxy: every
  * reply is a valid call (arguments that pass the tool's schema) or a plain answer, never an
  * error, and the loop ends by its turn limit or a `task_completion` call.
@@ -11,14 +13,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../src/server/index.js';
 import { validateArguments } from '../src/tools/validate-arguments.js';
-import {
-  buildDialectGrammar,
-  type Dialect,
-  dialectOpenings,
-  type JsonSchema,
-  type ToolLike,
-} from './support/all.js';
-import { dialectVocabulary } from './support/dialect-vocabulary.js';
+import type { JsonSchema, ToolLike } from './support/all.js';
+import { replyVocabulary } from './support/dialect-vocabulary.js';
 import {
   createGrammarSampler,
   type GrammarSampler,
@@ -26,13 +22,15 @@ import {
   type Trigger,
 } from './support/grammar-sampler.js';
 import { listenLocal } from './support/local-server.js';
-import { SCHEMA_SETS, tagcallVocabulary } from './support/sampler-schemas.js';
+import { SCHEMA_SETS } from './support/sampler-schemas.js';
 
 const TURNS = 6;
 const CONVERSATIONS = 4;
 
 interface UpstreamBody {
-  messages: Array<{ role: string; content: string | null }>;
+  messages?: Array<{ role: string; content: string | null }>;
+  prompt?: string;
+  preserved_tokens?: string[];
   stream?: boolean;
   grammar?: string;
   grammar_lazy?: boolean;
@@ -52,16 +50,6 @@ const TOOLS = [
 ];
 const LISTED: ToolLike[] = TOOLS.map((t) => ({ serverName: 'local', ...t }));
 
-/** The tiny model's vocabulary for replies in `dialect`: its tokens, tags and the tools' names. */
-function vocabularyFor(dialect: Dialect) {
-  if (dialect === 'tagcall') return tagcallVocabulary();
-  const grammars = [
-    buildDialectGrammar(dialect, LISTED, { allowText: false }),
-    buildDialectGrammar(dialect, LISTED, { scope: 'trigger' }),
-  ];
-  return dialectVocabulary(grammars, dialectOpenings(dialect, LISTED));
-}
-
 // The `<tool>` protocol, and families in their own formats (`serve --dialect D --grammar llama.cpp`).
 describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as const)(
   'grammars through the proxy, sampled by llama.cpp: %s',
@@ -72,31 +60,61 @@ describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as 
     let upstream: { origin: string; close: () => Promise<void> };
     let proxy: Awaited<ReturnType<typeof startProxy>>;
 
+    const paths: string[] = [];
+
     async function answer(request: IncomingMessage, response: ServerResponse) {
       let raw = '';
       for await (const part of request) raw += part;
       const body = JSON.parse(raw) as UpstreamBody;
-      if (body.grammar !== undefined) grammars.push(body.grammar);
-      const prompt = body.messages
+      const path = request.url ?? '';
+      paths.push(path);
+      const rendered = (body.messages ?? [])
         .map((m) => `${m.role}: ${m.content ?? ''}`)
         .join('\n')
         .slice(-2000);
+      if (path === '/apply-template') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ prompt: `${rendered}\nassistant:` }));
+        return;
+      }
+      const completion = path === '/v1/completions';
+      if (body.grammar !== undefined) grammars.push(body.grammar);
+      // llama-server's `server-schema.cpp`: a trigger word that is one token must be preserved.
+      for (const trigger of completion ? (body.grammar_triggers ?? []) : [])
+        if (
+          trigger.type === 1 &&
+          sampler.model.tokenize(trigger.value, true).length === 1 &&
+          !(body.preserved_tokens ?? []).includes(trigger.value)
+        ) {
+          response.writeHead(400, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify({
+              error: {
+                message: `Grammar trigger word should be marked as preserved token: ${trigger.value}`,
+              },
+            }),
+          );
+          return;
+        }
       const sample = await sampler.sample({
         grammar: body.grammar ?? 'root ::= [^\\x00]*',
-        triggers: body.grammar_lazy === true ? body.grammar_triggers : undefined,
-        prompt: `${prompt}\nassistant:`,
+        // The chat endpoint sets the lazy fields from its template's own tools: none here.
+        triggers: completion && body.grammar_lazy === true ? body.grammar_triggers : undefined,
+        prompt: completion ? (body.prompt ?? '') : `${rendered}\nassistant:`,
         seed: seed++,
         maxTokens: 600,
       });
       const finish = sample.ended ? 'stop' : 'length';
+      const piece = (text: string) =>
+        completion ? { index: 0, text } : { index: 0, delta: { content: text } };
       if (body.stream === true) {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         for (let i = 0; i < sample.text.length; i += 7)
           response.write(
-            `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: sample.text.slice(i, i + 7) } }] })}\n\n`,
+            `data: ${JSON.stringify({ choices: [piece(sample.text.slice(i, i + 7))] })}\n\n`,
           );
         response.write(
-          `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`,
+          `data: ${JSON.stringify({ choices: [{ ...piece(''), finish_reason: finish }] })}\n\n`,
         );
         response.end('data: [DONE]\n\n');
       } else {
@@ -116,7 +134,7 @@ describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as 
     }
 
     beforeAll(async () => {
-      sampler = await createGrammarSampler(vocabularyFor(dialect), 27);
+      sampler = await createGrammarSampler(replyVocabulary(dialect, LISTED), 27);
       upstream = await listenLocal((req, res) => {
         answer(req, res).catch((error: Error) => {
           res.writeHead(500).end(error.message);
@@ -228,6 +246,9 @@ describe.skipIf(!samplerInstalled).each(['tagcall', 'qwen3-coder', 'hermes'] as 
       console.log('calls', calls, 'answers', answers, 'endings', endings.join(' '));
       expect(grammars.length).toBeGreaterThan(0);
       expect(calls).toBeGreaterThan(0);
+      // The grammar goes where llama-server honours its lazy fields: a completion.
+      expect(paths).toContain('/v1/completions');
+      expect(paths).not.toContain('/v1/chat/completions');
     }, 240_000);
   },
 );

@@ -160,6 +160,7 @@ describe('tool-call grammar from schemas', () => {
       grammar: printGbnf(buildToolGrammar(tools, { allowText: false })),
       grammar_lazy: false,
       grammar_triggers: [],
+      preserved_tokens: expect.arrayContaining(['<tool>', '</tool>']),
     });
     const tag = xgrammarStructuralTag(tools, { toolChoice: 'required' });
     expect(tag.format.triggers).toEqual(['<tool>']);

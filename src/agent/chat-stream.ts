@@ -250,6 +250,8 @@ export interface ChunkDelta {
 interface WireChoice {
   delta?: WireMessage | null;
   message?: WireMessage | null;
+  /** A completion's (`/v1/completions`) text, instead of a message. */
+  text?: unknown;
   finish_reason?: unknown;
 }
 
@@ -285,7 +287,8 @@ export function decodeChunk(data: string): ChunkDelta | null {
       : undefined;
   const reasoning = message?.reasoning_content ?? message?.reasoning;
   if (typeof reasoning === 'string' && reasoning !== '') out.reasoning = reasoning;
-  if (typeof message?.content === 'string' && message.content !== '') out.content = message.content;
+  const content = message?.content ?? choice.text;
+  if (typeof content === 'string' && content !== '') out.content = content;
   if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
     out.finish = choice.finish_reason;
   return out;

@@ -1,15 +1,21 @@
 import type { Dialect } from '../protocol/index.js';
 import { buildDialectGrammar, dialectTriggers } from './dialect-grammar.js';
+import { grammarLiterals } from './model.js';
 import { printGbnf } from './print-gbnf.js';
 import { buildToolGrammar, type ToolGrammarOptions, type ToolLike } from './tool-grammar.js';
-import { type GrammarTrigger, lineStartTrigger } from './triggers.js';
+import { type GrammarTrigger, lineStartTrigger, preservedTokens, TriggerType } from './triggers.js';
 
 const TRIGGER = '<tool>';
+
+/** Thinking tags, a special token in Qwen's and DeepSeek's vocabularies: kept so the parser sees them. */
+const THINKING_TAGS = ['<think>', '</think>'];
 
 export interface LlamaCppGrammarFields {
   grammar: string;
   grammar_lazy: boolean;
   grammar_triggers: GrammarTrigger[];
+  /** The grammar's tags and markers, for the server to keep those that are one token (`preservedTokens`). */
+  preserved_tokens: string[];
 }
 
 export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCalls'> {
@@ -23,10 +29,12 @@ export interface DecoderGrammarOptions extends Pick<ToolGrammarOptions, 'maxCall
 }
 
 /**
- * The grammar fields of a llama.cpp server request (`/completion` or `/v1/chat/completions`):
- * with `toolChoice: 'auto'` a lazy grammar that starts where the model opens a call (`<tool>`
- * at a line start outside thinking and fences: a full-text pattern trigger), so the model
- * writes free text until then; with `required`, a calls-only grammar.
+ * The grammar fields of a llama-server `/completion` request (its `/v1/chat/completions`
+ * drops `grammar_lazy` and `grammar_triggers` for its chat template's own: docs/grammars.md):
+ * with `toolChoice: 'auto'` a lazy grammar that starts where the model opens a call (the
+ * triggers sit where the parser reads an opening: `<tool>` at a line start, a family's special
+ * token anywhere), so the model writes free text until then; with `required`, a calls-only
+ * grammar. `preserved_tokens` lists every tag and marker the grammar and triggers hold.
  */
 export function llamaCppGrammarFields(
   tools: readonly ToolLike[],
@@ -39,15 +47,20 @@ export function llamaCppGrammarFields(
     allowText: lazy,
     scope: lazy ? ('trigger' as const) : ('reply' as const),
   };
-  // `<tool>` opens at a line start (a pattern); a family's calls with its own token (a word).
   const [grammar, triggers] =
     dialect === 'tagcall'
       ? [buildToolGrammar(tools, settings), [lineStartTrigger(TRIGGER)]]
       : [buildDialectGrammar(dialect, tools, settings), dialectTriggers(dialect, tools)];
+  const sent = lazy ? triggers : [];
   return {
     grammar: printGbnf(grammar),
     grammar_lazy: lazy,
-    grammar_triggers: lazy ? triggers : [],
+    grammar_triggers: sent,
+    preserved_tokens: preservedTokens([
+      ...grammarLiterals(grammar),
+      ...sent.filter((t) => t.type === TriggerType.word).map((t) => t.value),
+      ...THINKING_TAGS,
+    ]),
   };
 }
 

@@ -11,7 +11,7 @@ import { createRules, type Rules } from './rules.js';
 import { checkSchemaDepth, GrammarError } from './schema-types.js';
 import { textValues } from './text-values.js';
 import { TAGCALL_TEXT, type ToolLike } from './tool-grammar.js';
-import { type GrammarTrigger, lineStartTrigger, TriggerType } from './triggers.js';
+import { type GrammarTrigger, triggersFor } from './triggers.js';
 
 /** The families a grammar can be written for: every dialect but the `<tool>` protocol's own. */
 export type GrammarDialect = Exclude<Dialect, 'tagcall'>;
@@ -184,13 +184,56 @@ export function dialectOpenings(dialect: GrammarDialect, tools: readonly ToolLik
   return [...new Set(tools.map((t) => form.trigger(t.name)))];
 }
 
-/** llama.cpp's triggers for a lazy grammar in the family's format: words, or line-start patterns. */
+/**
+ * The opening tags of the parameters an element-text form's grammar may write first: each
+ * property in schema order up to the first required one (`orderedMembers`).
+ */
+function firstParameterTags(args: ArgumentsForm, schema: JsonSchema): string[] {
+  if (args.kind !== 'text') return [];
+  const required = new Set(schema.required ?? []);
+  const tags: string[] = [];
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
+    const open = args.open(key, sub);
+    if (open === undefined) continue;
+    tags.push(open);
+    if (required.has(key)) break;
+  }
+  return tags;
+}
+
+/**
+ * llama.cpp's triggers for a lazy grammar in the family's format, placed where the family's
+ * parser opens a block (`triggersFor`): a word for a special token, a word-start pattern for
+ * `functools[`, line-start patterns for tags that are no special tokens (and Cline's mid-line
+ * tag before a parameter).
+ */
 export function dialectTriggers(
   dialect: GrammarDialect,
   tools: readonly ToolLike[],
 ): GrammarTrigger[] {
-  const atLineStart = formOf(dialect).triggerAtLineStart === true;
-  return dialectOpenings(dialect, tools).map((word) =>
-    atLineStart ? lineStartTrigger(word) : { type: TriggerType.word, value: word },
-  );
+  const form = formOf(dialect);
+  const readers = blockReaders(
+    dialect,
+    tools.map((t) => t.name),
+  ).filter((r) => r.open !== '');
+  const seen = new Set<string>();
+  const triggers: GrammarTrigger[] = [];
+  for (const tool of tools) {
+    const opening = form.trigger(tool.name);
+    // The reader whose opening the trigger begins with (the longest: Cline's `<name>`, not another tool's).
+    const reader = readers
+      .filter((r) => opening.startsWith(r.open))
+      .sort((a, b) => b.open.length - a.open.length)[0];
+    const midLineTags =
+      form.triggerAtLineStart === true && reader?.midLine !== undefined
+        ? firstParameterTags(form.args, tool.inputSchema)
+        : undefined;
+    for (const trigger of triggersFor(opening, reader, midLineTags)) {
+      const key = `${trigger.type} ${trigger.value}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      triggers.push(trigger);
+    }
+  }
+  return triggers;
 }

@@ -76,3 +76,15 @@ export function chars(spec: string, negated = false): Expr {
   }
   return { kind: 'class', ranges, negated };
 }
+
+/** Every literal text a grammar's rules hold. */
+export function grammarLiterals(grammar: Grammar): Set<string> {
+  const found = new Set<string>();
+  const walk = (expr: Expr): void => {
+    if (expr.kind === 'lit') found.add(expr.text);
+    else if (expr.kind === 'seq' || expr.kind === 'alt') for (const item of expr.items) walk(item);
+    else if (expr.kind === 'rep' || expr.kind === 'mark') walk(expr.item);
+  };
+  for (const [, expr] of grammar.rules) walk(expr);
+  return found;
+}

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNativeCalls } from '../adapters/native-calls.js';
 import {
   type ChatStream,
   type ChunkDelta,
@@ -24,6 +23,14 @@ import {
 } from './chat-request.js';
 import { ChatAnswer } from './chat-response.js';
 import { createGuard } from './guard.js';
+import {
+  completionRequest,
+  createLazyReply,
+  grammarTriggersOf,
+  promptOf,
+  templateRequest,
+  upstreamRoot,
+} from './llama-completion.js';
 
 export interface ProxyOptions {
   /** The model server's OpenAI-compatible base URL, e.g. `http://127.0.0.1:8080/v1`. */
@@ -208,6 +215,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     response: ServerResponse,
     path: string,
     init: RequestInit,
+    base = upstream,
   ): Promise<ChatStream | null> {
     const gone = new AbortController();
     response.on('close', () => {
@@ -215,7 +223,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     try {
       return await openChatStream(
-        `${upstream}${path}`,
+        `${base}${path}`,
         { ...init, headers: upstreamHeaders(request) },
         limits,
         gone.signal,
@@ -299,9 +307,34 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return sendError(response, 400, error.message, 'invalid_request_error', error.param);
       throw error;
     }
-    const call = await fetchUpstream(request, response, '/chat/completions', {
+    let path = '/chat/completions';
+    let upstreamBody = plan.body;
+    const triggers = grammarTriggersOf(plan.body);
+    if (plan.body.grammar !== undefined) {
+      // llama-server honours a lazy grammar on a completion only (llama-completion.ts).
+      const rendered = await fetchUpstream(
+        request,
+        response,
+        '/apply-template',
+        { method: 'POST', body: JSON.stringify(templateRequest(plan.body)) },
+        upstreamRoot(upstream),
+      );
+      if (rendered === null) return;
+      if (!rendered.response.ok) return passThrough(rendered, response);
+      try {
+        upstreamBody = completionRequest(
+          plan.body,
+          promptOf(await readCapped(rendered, maxAnswerBytes, 'the upstream')),
+        );
+      } catch (error) {
+        if (response.destroyed) return;
+        return failUpstream(response, error);
+      }
+      path = '/completions';
+    }
+    const call = await fetchUpstream(request, response, path, {
       method: 'POST',
-      body: JSON.stringify(plan.body),
+      body: JSON.stringify(upstreamBody),
     });
     if (call === null) return;
     if (!call.response.ok || call.response.body === null) return passThrough(call, response);
@@ -326,7 +359,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           callsEarly: options.streamCallsEarly === true,
         })
       : new ChatAnswer();
-    const native = createNativeCalls(
+    const native = createLazyReply(
       {
         tools: plan.tools,
         // Only the tools the request offers (none with tool_choice "none") are called.
@@ -341,6 +374,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         },
       },
       (event) => answer.native(event),
+      triggers,
     );
     let finish: string | null = null;
     let usage: unknown;

@@ -1,8 +1,20 @@
 // The tiny model's vocabulary for a family's grammars: the family's special tokens as control
 // tokens (as its real tokenizer has them), the rest of every literal the grammars hold (tags,
 // names, keys, enum values) as pieces, and the pieces any reply needs.
-import type { Expr, Grammar } from './all.js';
-import { NUMBER_PIECES, PROSE_PIECES, UNICODE_PIECES } from './sampler-schemas.js';
+import {
+  buildDialectGrammar,
+  type Dialect,
+  dialectOpenings,
+  type Expr,
+  type Grammar,
+  type ToolLike,
+} from './all.js';
+import {
+  NUMBER_PIECES,
+  PROSE_PIECES,
+  tagcallVocabulary,
+  UNICODE_PIECES,
+} from './sampler-schemas.js';
 import type { TinyVocabulary } from './tiny-gguf.js';
 
 /** What the families' tokenizers hold as special tokens: `<|…|>`, DeepSeek's `<｜…｜>`, Mistral's `[…]`, Gemma's. */
@@ -128,4 +140,14 @@ export function dialectVocabulary(
     preference: (piece) => preference(piece, preferred),
     endPreference: 2,
   };
+}
+
+/** The tiny model's vocabulary for replies in `dialect` calling `tools`: its tokens, tags and the tools' names. */
+export function replyVocabulary(dialect: Dialect, tools: readonly ToolLike[]): TinyVocabulary {
+  if (dialect === 'tagcall') return tagcallVocabulary();
+  const grammars = [
+    buildDialectGrammar(dialect, tools, { allowText: false }),
+    buildDialectGrammar(dialect, tools, { scope: 'trigger' }),
+  ];
+  return dialectVocabulary(grammars, dialectOpenings(dialect, tools));
 }

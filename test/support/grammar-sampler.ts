@@ -26,33 +26,27 @@ export interface Trigger {
 }
 
 /**
- * Where llama.cpp's lazy grammar begins in `text`, or -1 while no trigger matches, as its
- * common sampler does it: words (escaped) and patterns join into one regex,
- * `^[\s\S]*?(w1|w2|p1)[\s\S]*`, matched against the whole text so far (the earliest
- * opening wins); each full pattern is matched against the whole text too. The grammar takes
- * the text from the first capture group that matched something (llama_grammar_accept_impl):
- * for the joined regex that is the whole word or pattern match, not a group inside a pattern.
+ * Where llama.cpp's lazy grammar begins in `text`, or -1 while no trigger matches, as the
+ * llama.cpp node-llama-cpp bundles does it (`llama_grammar_trigger_pattern::find`): each word
+ * (escaped) and each pattern is searched on its own, in order, in the whole text so far; a
+ * full pattern (anchored) must match all of it. The grammar takes the text from the match's
+ * first capture group that holds text, else from the match's start.
  */
 export function triggerStart(text: string, triggers: readonly Trigger[]): number {
-  const anywhere: string[] = [];
-  const full: string[] = [];
   for (const trigger of triggers) {
-    if (trigger.type === 1) anywhere.push(trigger.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    else if (trigger.type === 2) anywhere.push(trigger.value);
-    else if (trigger.type === 3) full.push(trigger.value);
+    let source: string;
+    if (trigger.type === 1) source = trigger.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (trigger.type === 2) source = trigger.value;
+    else if (trigger.type === 3) source = `^(?:${trigger.value})$`;
     else throw new Error(`trigger type ${trigger.type} is not emulated`);
-  }
-  const patterns = [...full];
-  if (anywhere.length > 0) patterns.push(`^[\\s\\S]*?(${anywhere.join('|')})[\\s\\S]*`);
-  for (const source of patterns) {
-    const match = new RegExp(`^(?:${source})$`, 'd').exec(text);
+    const match = new RegExp(source, 'd').exec(text);
     if (match === null) continue;
     const groups = match.indices ?? [];
     for (let i = 1; i < groups.length; i++) {
       const span = groups[i];
       if (span !== undefined && span[1] > span[0]) return span[0];
     }
-    return 0;
+    return match.index;
   }
   return -1;
 }
