@@ -280,6 +280,11 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     });
     expect(String(auto.grammar)).toContain('<tool_name>weather</tool_name>');
     expect(named).toMatchObject({ grammar_lazy: false, grammar_triggers: [] });
+    // A completion (llama-server drops the lazy fields of a chat completion): the prompt the
+    // server's template rendered, the grammar's tags preserved (#47).
+    expect(auto.messages).toBeUndefined();
+    expect(String(auto.prompt)).toMatch(/^<\|im_start\|>system\n[\s\S]*<\|im_start\|>assistant\n$/);
+    expect(auto.preserved_tokens).toEqual(expect.arrayContaining(['<tool>', '</tool>']));
   });
 
   it('reads an upstream that answers stream: true with one JSON completion', async () => {

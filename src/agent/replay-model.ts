@@ -66,6 +66,12 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+/** The messages in ChatML, with the generation prompt: what llama-server's `/apply-template` answers. */
+function chatMl(messages: Array<{ role: string; content?: unknown }>): string {
+  const text = (content: unknown) => (typeof content === 'string' ? content : '');
+  return `${messages.map((m) => `<|im_start|>${m.role}\n${text(m.content)}<|im_end|>\n`).join('')}<|im_start|>assistant\n`;
+}
+
 /**
  * Token counts as a server reports them, estimated (characters / 4 and a few per message: the
  * replay has no tokenizer), so clients that show usage show numbers.
@@ -89,7 +95,10 @@ function usageOf(messages: Array<{ content?: unknown }>, reply: string) {
 /**
  * A model server for demos and tests: a real HTTP server on 127.0.0.1 (a free port unless given) that
  * speaks the OpenAI protocol and replays recorded replies: in small SSE deltas to a request with
- * `stream: true`, as one `chat.completion` to one without.
+ * `stream: true`, as one `chat.completion` to one without. As llama-server, it also renders
+ * messages at `/apply-template` (ChatML) and answers a completion (`/v1/completions`, the
+ * reply's turn counted from the prompt's assistant turns), which `tagcall serve --grammar
+ * llama.cpp` asks.
  */
 export async function startReplayModel(options: ReplayModelOptions): Promise<ReplayModel> {
   const sizes = options.chunkSizes ?? [3, 5, 2, 7, 4];
@@ -102,9 +111,19 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
         .end('{"object":"list","data":[{"id":"replay","object":"model","owned_by":"tagcall"}]}');
       return;
     }
+    if (request.method === 'POST' && request.url?.endsWith('/apply-template')) {
+      const body = JSON.parse(await readBody(request)) as {
+        messages?: Array<{ role: string; content?: unknown }>;
+      };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ prompt: chatMl(body.messages ?? []) }));
+      return;
+    }
     state.requests++;
     const number = state.requests;
-    if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+    const completion = request.url?.endsWith('/v1/completions') === true;
+    if (request.method !== 'POST' || !(completion || request.url?.endsWith('/chat/completions'))) {
       response
         .writeHead(404, { 'content-type': 'application/json' })
         .end('{"error":{"message":"not found"}}');
@@ -112,6 +131,7 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
     }
     const body = JSON.parse(await readBody(request)) as {
       messages?: ChatMessage[];
+      prompt?: string;
       stream?: boolean;
       stream_options?: { include_usage?: boolean };
     };
@@ -122,7 +142,9 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
         .end('{"error":{"message":"replay: injected failure"}}');
       return;
     }
-    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
+    const turn = completion
+      ? (body.prompt ?? '').split('<|im_start|>assistant\n').length - 2
+      : (body.messages ?? []).filter((m) => m.role === 'assistant').length;
     const recorded = options.replies[turn];
     const reply =
       typeof recorded === 'object'
@@ -161,9 +183,21 @@ export async function startReplayModel(options: ReplayModelOptions): Promise<Rep
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (delta: object, finish: string | null) =>
+    const send = (delta: { content?: string }, finish: string | null) =>
       response.write(
-        `data: ${JSON.stringify({ id: `replay-${number}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        `data: ${JSON.stringify(
+          completion
+            ? {
+                id: `replay-${number}`,
+                object: 'text_completion',
+                choices: [{ index: 0, text: delta.content ?? '', finish_reason: finish }],
+              }
+            : {
+                id: `replay-${number}`,
+                object: 'chat.completion.chunk',
+                choices: [{ index: 0, delta, finish_reason: finish }],
+              },
+        )}\n\n`,
       );
     // Code points, so no delta splits a surrogate pair (servers send whole tokens).
     const chars = Array.from(reply);

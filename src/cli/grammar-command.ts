@@ -78,8 +78,10 @@ Options:
                       JS module of tagcall run --tools (its tools' names and schemas)
   --mcp FILE          MCP servers ({"mcpServers": {...}}): their tools, listed live
   --format F          gbnf (default) or lark: the grammar alone;
-                      llama.cpp: the request fields of a lazy grammar that engages at <tool>
-                      ({"grammar", "grammar_lazy", "grammar_triggers"});
+                      llama.cpp: the fields of a llama-server /completion request, a lazy
+                      grammar that engages at <tool> ({"grammar", "grammar_lazy",
+                      "grammar_triggers", "preserved_tokens"}; /v1/chat/completions drops
+                      the lazy ones);
                       xgrammar: {"response_format": structural tag with trigger <tool>}
                       for vLLM / SGLang
   --dialect D         calls in a model family's own format (any dialect of tagcall parse but

@@ -41,7 +41,8 @@ Options:
   --host ADDR           default ${PROXY_DEFAULTS.host}
   --model-map A=B       serve model A as upstream model B (repeatable)
   --grammar llama.cpp   send a generated grammar with tool requests, for calls in --dialect's
-                        format (lazy for tool_choice auto: from the format's opening on)
+                        format (lazy for tool_choice auto: from the format's opening on), as a
+                        llama-server completion (/apply-template, then /v1/completions)
   --dialect D           the call format the model is taught, its earlier calls are written in and
                         its replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>)
