@@ -2,6 +2,7 @@
 // family's parser reads an opening and only there, and `tagcall serve` reads a reply sampled
 // under a lazy grammar as the grammar wrote it, whatever the free text before the trigger
 // left unfinished. The four disagreements the issue found, each a case here.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTriggerSearch } from '../src/grammar/trigger-search.js';
 import { createLazyReply } from '../src/server/llama-completion.js';
@@ -177,6 +178,54 @@ describe('serve reads the text before the trigger on its own (an unfinished cons
     native.feed(reply);
     native.end();
     expect(calls).not.toEqual(['get_weather']);
+  });
+});
+
+describe("serve's trigger search", () => {
+  it('finds where llama.cpp begins the grammar, however the reply is chunked', () => {
+    const families: GrammarDialect[] = ['cline', 'functools', 'hermes', 'gpt-oss', 'llama4'];
+    const pieces = [
+      'a',
+      ' ',
+      '\n',
+      '\t',
+      '_',
+      'functools',
+      '[',
+      '<note>',
+      '<text>',
+      '<edit_file>',
+      '<path>',
+      '<tool_call>',
+      '<|channel|>',
+      'commentary to=functions.',
+      '[get_weather(',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...families),
+        fc.array(fc.constantFrom(...pieces), { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+        (dialect, parts, sizes) => {
+          const text = parts.join('');
+          const triggers = dialectTriggers(dialect, [WEATHER, NOTE, EDIT]);
+          const search = createTriggerSearch(triggers);
+          let found = -1;
+          for (let i = 0, k = 0; i < text.length && found === -1; k++) {
+            const size = sizes[k % sizes.length];
+            found = search.push(text.slice(i, i + size));
+            i += size;
+          }
+          // llama.cpp searches after every token: the first prefix that matches decides.
+          let expected = -1;
+          for (let end = 1; end <= text.length && expected === -1; end++)
+            expected = triggerStart(text.slice(0, end), triggers);
+          if (found === -1) expect(expected).toBe(-1);
+          else expect(found).toBe(expected === -1 ? triggerStart(text, triggers) : expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
