@@ -66,6 +66,9 @@ export function completionRequest(
   return out;
 }
 
+/** The longest token text that may stand after a trigger's match in one piece of the stream. */
+const TOKEN_SLACK = 64;
+
 /** The triggers of a lazy grammar the upstream body carries (none without one). */
 export function grammarTriggersOf(body: Record<string, unknown>): GrammarTrigger[] {
   return body.grammar_lazy === true && Array.isArray(body.grammar_triggers)
@@ -88,9 +91,10 @@ export function createLazyReply(
 ): NativeCalls {
   if (triggers.length === 0) return createNativeCalls(options, emit);
   const search = createTriggerSearch(triggers);
-  // A trigger's opening begins at most its own length before the end of the text that made
-  // it match: the free text's last that many characters wait, so the split falls in them.
-  const held = Math.max(...triggers.map((t) => t.value.length));
+  // A trigger's opening begins at most its match's length (within its source's) before the
+  // end of the token that made it match, and a token is seldom longer than 64 characters:
+  // the free text's last that many characters wait, so the split falls in them.
+  const held = Math.max(...triggers.map((t) => t.value.length)) + TOKEN_SLACK;
   let current = createNativeCalls(options, emit);
   let earlier = 0;
   let fed = 0;
