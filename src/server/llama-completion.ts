@@ -77,12 +77,13 @@ export function grammarTriggersOf(body: Record<string, unknown>): GrammarTrigger
 }
 
 /**
- * Reads a reply sampled under a lazy grammar: the text before the trigger fired is the
- * model's free text, read on its own and ended there (an unfinished construct in it, a fence,
- * a thinking block or a broken call, ends at the trigger, with the parser's warning or error);
- * from the trigger on, the reply is what the grammar wrote, read by a parser of its own. So
- * free text never swallows the grammar's call, and the calls told are the ones the grammar
- * wrote. Without triggers (a calls-only grammar) it is one parser.
+ * Reads a reply sampled under a lazy grammar. The calls are what the grammar wrote: the reply
+ * from the trigger on, read by a parser of its own. The text before the trigger fired is the
+ * model's free text: read on its own for thinking, never for calls (a call-like construct in
+ * it, whole or broken, was not constrained and stays text as written), and ended where the
+ * trigger fired, so whatever it left unfinished (a fence, a thinking block, a broken call)
+ * never swallows the grammar's call. A reply whose trigger never fired is all free text.
+ * Without triggers (a calls-only grammar) it is one parser.
  */
 export function createLazyReply(
   options: NativeCallsOptions,
@@ -95,8 +96,8 @@ export function createLazyReply(
   // end of the token that made it match, and a token is seldom longer than 64 characters:
   // the free text's last that many characters wait, so the split falls in them.
   const held = Math.max(...triggers.map((t) => t.value.length)) + TOKEN_SLACK;
-  let current = createNativeCalls(options, emit);
-  let earlier = 0;
+  // No tool is listed while the text is free: a call read there comes back as its text.
+  let current = createNativeCalls({ ...options, tools: [], onlyListed: true }, emit);
   let fed = 0;
   let pending = '';
   let split = false;
@@ -121,7 +122,6 @@ export function createLazyReply(
       const cut = Math.min(Math.max(0, at - fed), pending.length);
       if (cut > 0) current.feed(pending.slice(0, cut));
       current.end();
-      earlier = current.calls;
       current = createNativeCalls(options, emit);
       current.feed(pending.slice(cut));
       pending = '';
@@ -132,7 +132,7 @@ export function createLazyReply(
       current.end();
     },
     get calls() {
-      return earlier + current.calls;
+      return current.calls;
     },
   };
 }
