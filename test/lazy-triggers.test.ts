@@ -141,6 +141,15 @@ describe('serve reads the text before the trigger on its own (an unfinished cons
       text: 'Look:\n```\ncode\n',
     },
     {
+      name: 'qwen3-coder: a bare <function=…> call in free text stays text (no trigger fired on it)',
+      dialect: 'qwen3-coder',
+      tools: [WEATHER],
+      free: 'Try:\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n',
+      call: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>',
+      expected: { name: 'get_weather', arguments: { city: 'Paris' } },
+      text: 'Try:\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n',
+    },
+    {
       name: 'qwen3-coder: an unclosed <think> before the call',
       dialect: 'qwen3-coder',
       tools: [WEATHER],
