@@ -9,6 +9,7 @@ import {
   runAgent,
   toTextProtocol,
 } from './support/all.js';
+import { cpuMs, floodChunks, floodShapes, readFlood } from './support/flood-shapes.js';
 import { doublingRatio, HOSTILE_SHAPES } from './support/hostile-shapes.js';
 
 describe('hostile shapes cost linear time (size 2n takes at most 3× size n)', () => {
@@ -18,6 +19,30 @@ describe('hostile shapes cost linear time (size 2n takes at most 3× size n)', (
       expect(ratio, `2n/n = ${ratio.toFixed(2)}`).toBeLessThanOrEqual(3);
     });
   }
+});
+
+/**
+ * #42: `auto` knows every family's openings, and asked each in turn at every chunk: a flood of
+ * one special token in 1–4-character chunks cost it 5–13× what the token's own dialect pays.
+ * The bench compares it with the slowest dialect of all on larger floods; here, with a wide
+ * margin, with the dialects that write the marker (CPU time, the best of a few runs, in turn).
+ */
+describe("auto on a flood of any family's marker", () => {
+  it('costs at most 4× what the dialects that write it cost, on every flood shape', () => {
+    const best = (work: () => void) => Math.min(cpuMs(work), cpuMs(work));
+    const over: string[] = [];
+    for (const { unit, owners } of floodShapes()) {
+      const chunks = floodChunks(unit, 8192);
+      let ratio = Number.POSITIVE_INFINITY;
+      // A busy neighbour only slows a run: a few tries, the least ratio counts.
+      for (let attempt = 0; attempt < 4 && ratio > 4; attempt++) {
+        const own = Math.max(...owners.map((dialect) => best(() => readFlood(dialect, chunks))));
+        ratio = Math.min(ratio, best(() => readFlood('auto', chunks)) / own);
+      }
+      if (ratio > 4) over.push(`${JSON.stringify(unit)} ${ratio.toFixed(1)}×`);
+    }
+    expect(over).toEqual([]);
+  });
 });
 
 describe('JSON nested thousands deep', () => {

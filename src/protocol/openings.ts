@@ -1,5 +1,6 @@
 import { isWordChar } from './chars.js';
 import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
+import { LiteralPrefixes } from './literal-prefixes.js';
 import { commonPrefix, LiteralsSearch } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
@@ -10,6 +11,20 @@ export interface FoundOpening {
 }
 
 /**
+ * Openings a line start is looked at for, in the order they are tried, and their beginnings:
+ * what stands at a place is decided by one walk, however many there are.
+ */
+export interface Openings {
+  readonly readers: readonly BlockReader[];
+  readonly prefixes: LiteralPrefixes;
+}
+
+const openings = (readers: readonly BlockReader[]): Openings => ({
+  readers,
+  prefixes: new LiteralPrefixes(readers.map((r) => r.open)),
+});
+
+/**
  * Where a dialect's blocks can open, grouped as the parser asks: at a line start by first
  * character, and in the middle of a line (special tokens, Cline's confirmed tags). One table
  * per dialect and tool names, built once and shared by every parser of them.
@@ -17,6 +32,8 @@ export interface FoundOpening {
 export class OpeningTable {
   /** Openings that may stand in the middle of a line. */
   readonly anywhere: readonly BlockReader[];
+  /** Their beginnings: what a chunk's end may hold back for the next chunk to decide. */
+  readonly anywherePrefixes: LiteralPrefixes;
   /**
    * The first characters of those that begin with a sign (`<`, `[`, `>`): a chunk without
    * any cannot hold one.
@@ -30,17 +47,17 @@ export class OpeningTable {
   /** The first letters of those. */
   readonly anywhereWordFirst: readonly string[];
   /** Openings that begin with `<`. */
-  readonly tag: readonly BlockReader[];
+  readonly tag: Openings;
   /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
-  readonly bracket: readonly BlockReader[];
+  readonly bracket: Openings;
   /** Openings that begin with `[` and open in a fence that holds only calls (xLAM's list). */
-  readonly bracketInFence: readonly BlockReader[];
+  readonly bracketInFence: Openings;
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
-  readonly brace: readonly BlockReader[];
+  readonly brace: Openings;
   /** Openings that begin with `{` and open in a fence that holds only calls (Hermes' object). */
-  readonly braceInFence: readonly BlockReader[];
+  readonly braceInFence: Openings;
   /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
-  readonly other: readonly BlockReader[];
+  readonly other: Openings;
   /** Blocks that open only at the start of the input, the reply continuing its prompt. */
   readonly inputStart: readonly BlockReader[];
   /** Openings that end a thinking tag left open (see BlockReader.endsThinking). */
@@ -61,16 +78,19 @@ export class OpeningTable {
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;
     this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
+    this.anywherePrefixes = new LiteralPrefixes(this.anywhere.map((r) => r.open));
     const words = (r: BlockReader) => /^\w/.test(r.open);
     this.anywhereFirst = [...new Set(this.anywhere.filter((r) => !words(r)).map((r) => r.open[0]))];
     this.anywhereWords = [...new Set(this.anywhere.filter(words).map((r) => r.open))];
     this.anywhereWordFirst = [...new Set(this.anywhereWords.map((word) => word[0]))];
-    this.tag = all.filter((r) => r.open.startsWith('<'));
-    this.bracket = all.filter((r) => r.open.startsWith('['));
-    this.bracketInFence = this.bracket.filter((r) => r.inFence === true);
-    this.brace = all.filter((r) => r.open.startsWith('{'));
-    this.braceInFence = this.brace.filter((r) => r.inFence === true);
-    this.other = all.filter((r) => !'<[{'.includes(r.open[0]));
+    const bracket = all.filter((r) => r.open.startsWith('['));
+    const brace = all.filter((r) => r.open.startsWith('{'));
+    this.tag = openings(all.filter((r) => r.open.startsWith('<')));
+    this.bracket = openings(bracket);
+    this.bracketInFence = openings(bracket.filter((r) => r.inFence === true));
+    this.brace = openings(brace);
+    this.braceInFence = openings(brace.filter((r) => r.inFence === true));
+    this.other = openings(all.filter((r) => !'<[{'.includes(r.open[0])));
     this.#firsts = new Set(all.map((r) => r.open.charCodeAt(0)));
     this.thinkingEnders = all.filter((r) => r.endsThinking === true).map((r) => r.open);
     const firsts = [...new Set(this.anywhere.map((r) => r.open[0]))];

@@ -9,7 +9,7 @@ import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWordChar } from './ch
 import type { BlockReader } from './dialects/index.js';
 import type { ParserEvent, ThinkingFormat } from './events.js';
 import { Fence } from './fence.js';
-import { type FoundOpening, OpeningSearch, type OpeningTable } from './openings.js';
+import { type FoundOpening, OpeningSearch, type Openings, type OpeningTable } from './openings.js';
 import {
   PARSER_DEFAULTS,
   type Parser,
@@ -338,10 +338,13 @@ export class Scanner implements Parser {
    * Opens the block of the first of `candidates` whose opening stands at `i`: true when one
    * opened, null when the input ends on a prefix of one (more input decides), else false.
    */
-  #openBlockAt(i: number, candidates: readonly BlockReader[], final: boolean): boolean | null {
+  #openBlockAt(i: number, candidates: Openings, final: boolean): boolean | null {
     const buf = this.#buf;
+    // Most places hold none of them whole: one walk answers for all.
+    const stands = candidates.prefixes.standsAt(buf, i);
+    if (stands !== true) return stands;
     let waiting = false;
-    for (const reader of candidates) {
+    for (const reader of candidates.readers) {
       let opens = startsWithAt(buf, i, reader.open);
       if (opens === true && reader.lineStart !== undefined)
         opens = reader.lineStart(buf, i + reader.open.length, final);
@@ -385,21 +388,25 @@ export class Scanner implements Parser {
     } else if (c === Char.OpenBracket && !fence.open) {
       const decided = this.#bracketAtLineStart(i, final);
       if (decided !== undefined) return decided;
-    } else if (c === Char.OpenBracket && fence.callable && table.bracketInFence.length > 0) {
+    } else if (
+      c === Char.OpenBracket &&
+      fence.callable &&
+      table.bracketInFence.readers.length > 0
+    ) {
       // A fence's first line may be a list of calls (xLAM's ```json); never thinking there.
       const opened = this.#openBlockAt(i, table.bracketInFence, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
-    } else if (c === Char.OpenBrace && table.brace.length > 0 && !fence.open) {
+    } else if (c === Char.OpenBrace && table.brace.readers.length > 0 && !fence.open) {
       const opened = this.#openBlockAt(i, table.brace, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
-    } else if (c === Char.OpenBrace && fence.callable && table.braceInFence.length > 0) {
+    } else if (c === Char.OpenBrace && fence.callable && table.braceInFence.readers.length > 0) {
       // A fence's first line may be a call object (Hermes' in ```json).
       const opened = this.#openBlockAt(i, table.braceInFence, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
-    } else if (table.other.length > 0 && table.startsWith(c) && !fence.open) {
+    } else if (table.other.readers.length > 0 && table.startsWith(c) && !fence.open) {
       const opened = this.#openBlockAt(i, table.other, final);
       if (opened === true) return true;
       if (opened === null && !final) return false;
@@ -540,8 +547,7 @@ export class Scanner implements Parser {
       }
     } else if (newline === -1 && !final && anywhere.length > 0 && !this.#fence.open) {
       // Keep a partial opening at the end for the next chunk.
-      for (const reader of anywhere)
-        end = Math.min(end, partialSuffixStart(buf, this.#pos, reader.open));
+      end = Math.min(end, this.#table.anywherePrefixes.partialSuffixStart(buf, this.#pos));
     }
     if (prefilled.undecided) {
       const close = this.#thinkCloseBefore(end);
