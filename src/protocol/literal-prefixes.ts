@@ -1,3 +1,5 @@
+import { partialSuffixStart, startsWithAt } from './tag.js';
+
 /** A node of the tree: the characters that may come next, and whether a literal ends here. */
 interface PrefixNode {
   readonly next: Map<number, PrefixNode>;
@@ -17,8 +19,14 @@ export class LiteralPrefixes {
   readonly #root = node();
   /** The longest literal's length: a partial one begins no further back than this. */
   readonly #longest: number;
+  /** The literals' first characters: where one may begin is found natively. */
+  readonly #firsts: readonly string[];
+  /** The one literal, when there is one: asked directly, as a walk would cost it more. */
+  readonly #only: string | null;
 
   constructor(literals: readonly string[]) {
+    this.#only = literals.length === 1 ? literals[0] : null;
+    this.#firsts = [...new Set(literals.map((literal) => literal[0] ?? ''))];
     let longest = 0;
     for (const literal of literals) {
       longest = Math.max(longest, literal.length);
@@ -43,6 +51,7 @@ export class LiteralPrefixes {
    * `startsWithAt` over the literals, true if one answers true, else null if one answers null.
    */
   standsAt(s: string, at: number): boolean | null {
+    if (this.#only !== null) return startsWithAt(s, at, this.#only);
     let here = this.#root;
     if (here.ends) return true;
     for (let k = at; k < s.length; k++) {
@@ -60,14 +69,24 @@ export class LiteralPrefixes {
    * least `partialSuffixStart` over the literals.
    */
   partialSuffixStart(s: string, from: number): number {
+    if (this.#only !== null) return partialSuffixStart(s, from, this.#only);
     const n = s.length;
-    const root = this.#root;
-    for (let k = Math.max(from, n - this.#longest + 1); k < n; k++) {
-      let here = root.next.get(s.charCodeAt(k));
-      for (let j = k + 1; here !== undefined && j < n; j++) here = here.next.get(s.charCodeAt(j));
-      // A node that leads on is the beginning of a longer literal than what is written.
-      if (here !== undefined && here.next.size > 0) return k;
+    const start = Math.max(from, n - this.#longest + 1);
+    let earliest = n;
+    for (const first of this.#firsts) {
+      for (let k = s.indexOf(first, start); k !== -1 && k < earliest; k = s.indexOf(first, k + 1))
+        if (this.#leadsOn(s, k)) {
+          earliest = k;
+          break;
+        }
     }
-    return n;
+    return earliest;
+  }
+
+  /** Whether `s` from `k` to its end is a beginning of a literal longer than it. */
+  #leadsOn(s: string, k: number): boolean {
+    let here: PrefixNode | undefined = this.#root;
+    for (let j = k; here !== undefined && j < s.length; j++) here = here.next.get(s.charCodeAt(j));
+    return here !== undefined && here.next.size > 0;
   }
 }

@@ -213,6 +213,8 @@ export class LiteralsSearch {
       if (group === undefined) this.#byNext.set(next, [literal]);
       else group.push(literal);
     }
+    // Shortest first: near a chunk's end the longer ones cannot stand (see startsOne).
+    for (const group of this.#byNext.values()) group.sort((a, b) => a.length - b.length);
   }
 
   /** Where one of the literals first stands in `text` at or after `from`, or -1. */
@@ -234,8 +236,17 @@ export class LiteralsSearch {
   }
 }
 
+/**
+ * Whether one of `literals` (shortest first) stands at `at`. Those longer than the rest of the
+ * text are not asked: a stream's undecided tail is searched again at each chunk, and `auto`'s
+ * mid-line openings that begin `<|` are a dozen.
+ */
 function startsOne(text: string, at: number, literals: readonly string[]): boolean {
-  for (const literal of literals) if (text.startsWith(literal, at)) return true;
+  const rest = text.length - at;
+  for (const literal of literals) {
+    if (literal.length > rest) return false;
+    if (text.startsWith(literal, at)) return true;
+  }
   return false;
 }
 
