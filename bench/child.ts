@@ -1,4 +1,5 @@
 /** One measurement in a fresh process: `child.ts SECTION [ARG] [FLAG]` (sections below). */
+import { runAutoFlood } from './auto-flood.js';
 import {
   runFeedCost,
   runJsonlLoad,
@@ -8,6 +9,7 @@ import {
   runThroughput,
   runTokenError,
 } from './cases.js';
+import { runCorpusReplies } from './corpus-replies.js';
 import { runDask } from './dask.js';
 import { runDialectCost } from './dialect-cost.js';
 import { runFirstDelta } from './first-delta.js';
@@ -31,10 +33,12 @@ const sections: Record<string, () => unknown> = {
   dask: runDask,
   'first-delta': runFirstDelta,
   replies: () => runReplies(arg as ReplyFormat),
+  'corpus-replies': () => runCorpusReplies(arg as ReplyFormat),
   setup: runSetupCost,
   dialects: () => runDialectCost(Number(arg)),
   stores: runStores,
   'concurrent-stores': runConcurrentStores,
+  'auto-flood': runAutoFlood,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

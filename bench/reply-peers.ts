@@ -63,7 +63,7 @@ interface Format {
 
 const peerMiddleware = (m: unknown) => m as LanguageModelV3Middleware;
 
-const FORMATS: Record<'hermes' | 'qwen3-coder' | 'tool-named XML', Format> = {
+export const FORMATS: Record<'hermes' | 'qwen3-coder' | 'tool-named XML', Format> = {
   hermes: {
     dialect: 'hermes',
     protocol: hermesProtocol(),
@@ -102,12 +102,17 @@ function replies(format: ReplyFormat): string[] {
 
 const CALLS_PER_ROUND = 4;
 
-function tagcallBare(format: ReplyFormat, chunked: readonly string[][]): number {
+/** `chunked` replies, each read by a fresh tagcall parser; the calls it read. */
+export function tagcallBare(
+  format: ReplyFormat,
+  chunked: readonly string[][],
+  tools: readonly LanguageModelV3FunctionTool[] = TOOLS,
+): number {
   let calls = 0;
   const onEvent = (event: ParserEvent) => {
     if (event.type === 'tool-end') calls++;
   };
-  const options = { dialect: FORMATS[format].dialect, toolNames: ['write_file', 'read_file'] };
+  const options = { dialect: FORMATS[format].dialect, toolNames: tools.map((t) => t.name) };
   for (const chunks of chunked) {
     const parser = createParser({ ...options, onEvent });
     for (const chunk of chunks) parser.feed(chunk);
@@ -116,7 +121,7 @@ function tagcallBare(format: ReplyFormat, chunked: readonly string[][]): number 
   return calls;
 }
 
-async function drain(stream: ReadableStream<LanguageModelV3StreamPart>): Promise<number> {
+export async function drain(stream: ReadableStream<LanguageModelV3StreamPart>): Promise<number> {
   let calls = 0;
   const reader = stream.getReader();
   for (;;) {
@@ -126,10 +131,15 @@ async function drain(stream: ReadableStream<LanguageModelV3StreamPart>): Promise
   }
 }
 
-async function peerBare(format: ReplyFormat, chunked: readonly string[][]): Promise<number> {
+/** `chunked` replies, each read by a fresh stream parser of the peer; the calls it read. */
+export async function peerBare(
+  format: ReplyFormat,
+  chunked: readonly string[][],
+  tools: LanguageModelV3FunctionTool[] = TOOLS,
+): Promise<number> {
   let calls = 0;
   for (const chunks of chunked) {
-    const parser = FORMATS[format].protocol.createStreamParser({ tools: TOOLS });
+    const parser = FORMATS[format].protocol.createStreamParser({ tools });
     const writer = parser.writable.getWriter();
     const read = drain(parser.readable);
     writer.write({ type: 'text-start', id: 't' });
@@ -169,18 +179,20 @@ function modelStream(chunks: readonly string[]) {
   });
 }
 
-async function throughMiddleware(
+/** `chunked` replies, each a fresh model stream through `middleware`, asked with `request`. */
+export async function throughMiddleware(
   middleware: LanguageModelV3Middleware,
   chunked: readonly string[][],
+  request: LanguageModelV3CallOptions = PARAMS,
 ): Promise<number> {
   let calls = 0;
   for (const chunks of chunked) {
     const params =
       (await middleware.transformParams?.({
-        params: PARAMS,
+        params: request,
         type: 'stream',
         model: null as never,
-      })) ?? PARAMS;
+      })) ?? request;
     const { stream } = await (middleware.wrapStream as NonNullable<typeof middleware.wrapStream>)({
       doStream: modelStream(chunks) as never,
       doGenerate: null as never,
@@ -202,8 +214,12 @@ export interface ReplyRow {
   peerMiddleware: number;
 }
 
-/** Median µs per reply of `work` over the three replies, after a warm-up. */
-async function perReply(work: () => number | Promise<number>, replyCount: number): Promise<number> {
+/** Median µs per reply of `work` over `replyCount` replies, after a warm-up. */
+export async function perReply(
+  work: () => number | Promise<number>,
+  replyCount: number,
+  callsPerRound = CALLS_PER_ROUND,
+): Promise<number> {
   const budget = 400;
   const times: number[] = [];
   for (let k = 0; k < 3; k++) await work();
@@ -212,7 +228,7 @@ async function perReply(work: () => number | Promise<number>, replyCount: number
     const t0 = now();
     const calls = await work();
     times.push(now() - t0);
-    if (calls !== CALLS_PER_ROUND) throw new Error(`read ${calls} calls of ${CALLS_PER_ROUND}`);
+    if (calls !== callsPerRound) throw new Error(`read ${calls} calls of ${callsPerRound}`);
   }
   times.sort((a, b) => a - b);
   return (1000 * times[times.length >> 1]) / replyCount;
