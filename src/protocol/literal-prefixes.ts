@@ -23,12 +23,19 @@ export class LiteralPrefixes {
   readonly #firsts: readonly string[];
   /** The one literal, when there is one: asked directly, as a walk would cost it more. */
   readonly #only: string | null;
+  /**
+   * Every beginning of a literal that is shorter than it: what a text's end may hold back.
+   * One lookup a place (a stream's held tail is asked again at each chunk, and a walk down
+   * the tree cost a step per character of it).
+   */
+  readonly #partials = new Set<string>();
 
   constructor(literals: readonly string[]) {
     this.#only = literals.length === 1 ? literals[0] : null;
     this.#firsts = [...new Set(literals.map((literal) => literal[0] ?? ''))];
     let longest = 0;
     for (const literal of literals) {
+      for (let k = 1; k < literal.length; k++) this.#partials.add(literal.slice(0, k));
       longest = Math.max(longest, literal.length);
       let at = this.#root;
       for (let k = 0; k < literal.length; k++) {
@@ -75,18 +82,11 @@ export class LiteralPrefixes {
     let earliest = n;
     for (const first of this.#firsts) {
       for (let k = s.indexOf(first, start); k !== -1 && k < earliest; k = s.indexOf(first, k + 1))
-        if (this.#leadsOn(s, k)) {
+        if (this.#partials.has(s.slice(k))) {
           earliest = k;
           break;
         }
     }
     return earliest;
-  }
-
-  /** Whether `s` from `k` to its end is a beginning of a literal longer than it. */
-  #leadsOn(s: string, k: number): boolean {
-    let here: PrefixNode | undefined = this.#root;
-    for (let j = k; here !== undefined && j < s.length; j++) here = here.next.get(s.charCodeAt(j));
-    return here !== undefined && here.next.size > 0;
   }
 }

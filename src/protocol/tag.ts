@@ -196,25 +196,37 @@ export class LiteralsSearch {
   readonly #searched: string;
   readonly #prefixLength: number;
   /**
-   * The literals by the character after their common beginning (-1: the beginning itself): at
-   * each place it stands only those are compared. Hermes' ten openings share only `<`, and
-   * comparing all ten at each `<` (or searching for each) cost a tenth of a short reply.
+   * The literals that end one character past their common beginning, by that character (-1:
+   * the beginning itself). At each place the beginning stands only a group is compared:
+   * Hermes' ten openings share only `<`, and comparing all ten at each `<` (or searching for
+   * each) cost a tenth of a short reply.
    */
   readonly #byNext = new Map<number, string[]>();
+  /**
+   * The literals that go on at least two characters past the common beginning, by those two
+   * characters: `auto`'s mid-line openings that begin `<|` are a dozen, and all were compared
+   * at each `<|` of a stream's held tail, searched again at every chunk.
+   */
+  readonly #byNextTwo = new Map<number, string[]>();
 
   constructor(literals: readonly string[]) {
     const prefix = commonPrefix(literals);
     this.#anchor = searchAnchor(prefix);
     this.#searched = prefix.slice(this.#anchor);
     this.#prefixLength = prefix.length;
-    for (const literal of literals) {
-      const next = literal.length > prefix.length ? literal.charCodeAt(prefix.length) : -1;
-      const group = this.#byNext.get(next);
-      if (group === undefined) this.#byNext.set(next, [literal]);
+    const add = (groups: Map<number, string[]>, key: number, literal: string) => {
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [literal]);
       else group.push(literal);
+    };
+    for (const literal of literals) {
+      const at = prefix.length;
+      if (literal.length > at + 1)
+        add(this.#byNextTwo, pairKey(literal.charCodeAt(at), literal.charCodeAt(at + 1)), literal);
+      else add(this.#byNext, literal.length > at ? literal.charCodeAt(at) : -1, literal);
     }
     // Shortest first: near a chunk's end the longer ones cannot stand (see startsOne).
-    for (const group of this.#byNext.values()) group.sort((a, b) => a.length - b.length);
+    for (const group of this.#byNextTwo.values()) group.sort((a, b) => a.length - b.length);
   }
 
   /** Where one of the literals first stands in `text` at or after `from`, or -1. */
@@ -222,19 +234,30 @@ export class LiteralsSearch {
     const anchor = this.#anchor;
     const searched = this.#searched;
     const byNext = this.#byNext;
+    const byNextTwo = this.#byNextTwo;
     const whole = byNext.get(-1);
     // `indexOf('')` answers every place up to the end, and no literal starts there.
     for (let at = text.indexOf(searched, from + anchor); at !== -1 && at < text.length; ) {
       const j = at - anchor;
       const nextAt = j + this.#prefixLength;
-      const group = byNext.get(nextAt < text.length ? text.charCodeAt(nextAt) : -2);
-      if (group !== undefined && startsOne(text, j, group)) return j;
-      if (whole !== undefined && startsOne(text, j, whole)) return j;
+      if (nextAt + 1 < text.length) {
+        const two = byNextTwo.get(pairKey(text.charCodeAt(nextAt), text.charCodeAt(nextAt + 1)));
+        if (two !== undefined && startsOne(text, j, two)) return j;
+      }
+      // The literals that end one character past the common beginning, or at it.
+      if (byNext.size > 0) {
+        const one = byNext.get(nextAt < text.length ? text.charCodeAt(nextAt) : -2);
+        if (one !== undefined && startsOne(text, j, one)) return j;
+        if (whole !== undefined && startsOne(text, j, whole)) return j;
+      }
       at = text.indexOf(searched, at + 1);
     }
     return -1;
   }
 }
+
+/** One number for two UTF-16 code units. */
+const pairKey = (first: number, second: number) => first * 0x10000 + second;
 
 /**
  * Whether one of `literals` (shortest first) stands at `at`. Those longer than the rest of the
