@@ -1,0 +1,55 @@
+// LiteralPrefixes answers for many literals at once what startsWithAt and partialSuffixStart
+// answer for one each: the scanner relies on the answers being the same.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LiteralPrefixes } from '../src/protocol/literal-prefixes.js';
+import { partialSuffixStart, startsWithAt } from '../src/protocol/tag.js';
+import { floodShapes } from './support/flood-shapes.js';
+
+/** Literals and texts made of a few characters, so that they overlap often. */
+const literal = fc.string({
+  unit: fc.constantFrom('<', '|', 'a', 'b', '>'),
+  minLength: 1,
+  maxLength: 6,
+});
+const text = fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 14 });
+
+function eachAsked(literals: readonly string[], s: string, at: number): boolean | null {
+  const answers = literals.map((l) => startsWithAt(s, at, l));
+  return answers.includes(true) ? true : answers.includes(null) ? null : false;
+}
+
+describe('LiteralPrefixes', () => {
+  it('answers as each literal asked in turn would, for one literal and many', () => {
+    fc.assert(
+      fc.property(
+        fc.array(literal, { minLength: 1, maxLength: 6 }),
+        text,
+        fc.nat(),
+        (literals, s, n) => {
+          const prefixes = new LiteralPrefixes(literals);
+          const from = n % (s.length + 1);
+          const least = Math.min(...literals.map((l) => partialSuffixStart(s, from, l)));
+          expect(prefixes.partialSuffixStart(s, from)).toBe(least);
+          for (let at = from; at <= s.length; at++)
+            expect(prefixes.standsAt(s, at)).toBe(eachAsked(literals, s, at));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("on auto's own markers, at every end of every flood", () => {
+    const markers = [...new Set(floodShapes().map((f) => f.unit.trimEnd()))];
+    const prefixes = new LiteralPrefixes(markers);
+    for (const unit of markers) {
+      const s = `x${unit}${unit}`;
+      for (let end = 1; end <= s.length; end++) {
+        const cut = s.slice(0, end);
+        const least = Math.min(...markers.map((l) => partialSuffixStart(cut, 0, l)));
+        expect(prefixes.partialSuffixStart(cut, 0)).toBe(least);
+        expect(prefixes.standsAt(cut, 1)).toBe(eachAsked(markers, cut, 1));
+      }
+    }
+  });
+});
