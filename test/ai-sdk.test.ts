@@ -235,4 +235,63 @@ describe('tagcallMiddleware (AI SDK 6)', () => {
     });
     expect(result.finishReason.unified).toBe('tool-calls');
   });
+  it('a reply cut by the token limit between two arguments runs no tool, streamed or not', async () => {
+    // All the parser has is complete but for its closers: a call when the server stripped its
+    // stop tokens, no call when the token limit cut the reply ('length').
+    const cut = '<tool_call>\n<function=weather>\n<parameter=city>\nLyon\n</parameter>\n';
+    const limit = { unified: 'length', raw: 'length' } as const;
+    const ran: unknown[] = [];
+    const tools = {
+      weather: tool({
+        inputSchema: jsonSchema<{ city: string; days?: number }>(weatherSchema),
+        execute: async (input) => {
+          ran.push(input);
+          return 'sunny';
+        },
+      }),
+    };
+    const middleware = tagcallMiddleware({ dialect: 'qwen3-coder' });
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      ...[...cut].map(
+        (delta): LanguageModelV3StreamPart => ({ type: 'text-delta', id: 't', delta }),
+      ),
+      { type: 'finish', finishReason: limit, usage },
+    ];
+    const streamed = streamText({
+      model: wrapLanguageModel({
+        model: new MockLanguageModelV3({
+          doStream: { stream: convertArrayToReadableStream(parts) },
+        }),
+        middleware,
+      }),
+      prompt: 'Weather in Lyon?',
+      tools,
+    });
+    expect(await streamed.text).toBe(cut);
+    expect(await streamed.toolCalls).toEqual([]);
+    const generatedText = await generateText({
+      model: wrapLanguageModel({
+        model: new MockLanguageModelV3({ doGenerate: { ...generated(cut), finishReason: limit } }),
+        middleware,
+      }),
+      prompt: 'Weather in Lyon?',
+      tools,
+    });
+    expect(generatedText.toolCalls).toEqual([]);
+    expect(generatedText.text).toBe(cut);
+    expect(ran).toEqual([]);
+    // The same reply ended by the model ('stop') is a call.
+    const stopped = await wrapLanguageModel({
+      model: new MockLanguageModelV3({ doGenerate: generated(cut) }),
+      middleware,
+    }).doGenerate({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Lyon?' }] }],
+      tools: [{ type: 'function', name: 'weather', inputSchema: weatherSchema }],
+    });
+    expect(stopped.content.find((p) => p.type === 'tool-call')).toMatchObject({
+      toolName: 'weather',
+      input: '{"city":"Lyon"}',
+    });
+  });
 });

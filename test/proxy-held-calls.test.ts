@@ -15,6 +15,13 @@ const TRUNCATED =
 /** JSON the repair drops: two strings in a row. */
 const UNREADABLE =
   'Writing it.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.txt", "content": "x" "y"}}\n</tool_call>';
+/**
+ * Qwen3-Coder cut by max_tokens between two parameters: all the parser has is complete but for
+ * its closers, which it reads as a call when the server stripped the stop tokens ('stop'), but
+ * not when the token limit cut the reply ('length'): `content` was never written.
+ */
+const CUT_BETWEEN_ARGUMENTS =
+  'Writing it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nnotes.txt\n</parameter>\n';
 const WELL_FORMED =
   'Writing it.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.txt", "content": "all of it"}}\n</tool_call>';
 
@@ -142,6 +149,24 @@ describe('tagcall serve sends a call only once it is certain (#44)', () => {
     ]);
     const viaAiSdk = await streamWithAiSdk(url);
     expect(viaAiSdk.ran).toEqual([{ path: 'notes.txt', content: 'all of it' }]);
+  });
+
+  it('a reply the token limit cut between two arguments: no call, the text as content', async () => {
+    const options = { parser: { dialect: 'qwen3-coder' as const } };
+    const cut = await streamWithOpenAI(await proxyFor(CUT_BETWEEN_ARGUMENTS, 'length', options));
+    expect(cut.calls).toEqual([]);
+    expect(cut.finish).toBe('length');
+    expect(cut.content).toBe(CUT_BETWEEN_ARGUMENTS);
+    const viaAiSdk = await streamWithAiSdk(
+      await proxyFor(CUT_BETWEEN_ARGUMENTS, 'length', options),
+    );
+    expect(viaAiSdk.ran).toEqual([]);
+    // The same text when the server stripped its stop tokens ('stop') is a call, as documented.
+    const stripped = await streamWithOpenAI(await proxyFor(CUT_BETWEEN_ARGUMENTS, 'stop', options));
+    expect(stripped.finish).toBe('tool_calls');
+    expect(stripped.calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
+      ['write_file', { path: 'notes.txt' }],
+    ]);
   });
 
   it('streamCallsEarly streams the fragments as written (unsafe: a broken call was already sent)', async () => {

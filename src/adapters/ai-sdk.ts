@@ -221,7 +221,7 @@ export function tagcallMiddleware(
         if (part.type === 'text') native.feed(part.text);
         else content.push(part);
       }
-      native.end();
+      native.end({ cutShort: result.finishReason.unified === 'length' });
       return { ...result, content, finishReason: withCalls(result.finishReason, native.calls) };
     },
 
@@ -286,10 +286,11 @@ export function tagcallMiddleware(
       };
       const native = createNativeCalls(nativeOptions(params), onNative);
       let ended = false;
-      const end = () => {
+      /** `cutShort`: the model stopped at its token limit (see NativeCalls.end). */
+      const end = (cutShort = false) => {
         if (ended) return;
         ended = true;
-        native.end();
+        native.end({ cutShort });
         close();
       };
       // One pull stream over the model's, not pipeThrough: a TransformStream is three web
@@ -304,7 +305,7 @@ export function tagcallMiddleware(
             native.feed(part.delta);
             return;
           case 'finish':
-            end();
+            end(part.finishReason.unified === 'length');
             tell({ ...part, finishReason: withCalls(part.finishReason, native.calls) });
             return;
           default:

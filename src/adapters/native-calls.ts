@@ -52,7 +52,13 @@ export interface NativeCallsOptions {
 
 export interface NativeCalls {
   feed(text: string): void;
-  end(): void;
+  /**
+   * The reply is over. `cutShort`: the model was stopped by its token limit (`finish_reason:
+   * "length"`), so a call left unclosed at the end is no call: the parser reads one whose
+   * content looks complete as a call (servers strip stop tokens), but a reply cut by the limit
+   * may have been cut between two arguments. It fails, and its text comes back as text.
+   */
+  end(options?: { cutShort?: boolean }): void;
   /** How many calls ended well so far (a reply with calls finishes with `tool_calls`). */
   readonly calls: number;
 }
@@ -73,6 +79,10 @@ export function createNativeCalls(
   const open = new Map<string, { id: string; name: string; writer: ArgumentsJsonWriter }>();
   /** Parser ids of calls of tools not listed (with `onlyListed`): their text is text. */
   const unlisted = new Set<string>();
+  /** Whether the reply was cut by the token limit (told at `end`). */
+  let cutShort = false;
+  /** Parser ids of calls left unclosed at the end of a reply cut short. */
+  const cutOff = new Set<string>();
   let count = 0;
 
   const nameOf = (serverName: string, toolName: string) =>
@@ -101,6 +111,20 @@ export function createNativeCalls(
 
   const finish = (done: ToolCall) => {
     if (unlisted.delete(done.id)) {
+      emit({ type: 'text', text: done.raw });
+      return;
+    }
+    if (cutOff.delete(done.id)) {
+      const call = open.get(done.id);
+      open.delete(done.id);
+      if (call !== undefined)
+        emit({
+          type: 'call-failed',
+          id: call.id,
+          name: call.name,
+          json: call.writer.abandon(),
+          message: 'the reply reached its token limit inside the call',
+        });
       emit({ type: 'text', text: done.raw });
       return;
     }
@@ -145,6 +169,10 @@ export function createNativeCalls(
         if (call !== undefined && json !== '') emit({ type: 'call-delta', id: call.id, json });
         break;
       }
+      case 'warning':
+        if (cutShort && event.code === 'unclosed-call-at-end' && event.callId !== undefined)
+          cutOff.add(event.callId);
+        break;
       case 'tool-end':
         finish(event.call);
         break;
@@ -169,7 +197,10 @@ export function createNativeCalls(
   // the reply's parser alive past every minor collection: 19 µs a short reply, now 5.
   const native = {
     feed: (text: string) => parser.feed(text),
-    end: () => parser.end(),
+    end: (endOptions?: { cutShort?: boolean }) => {
+      cutShort = endOptions?.cutShort === true;
+      parser.end();
+    },
     calls: 0,
   };
   return native;

@@ -126,10 +126,10 @@ export function createLazyReply(
       current.feed(pending.slice(cut));
       pending = '';
     },
-    end() {
+    end(endOptions) {
       if (pending !== '') current.feed(pending);
       pending = '';
-      current.end();
+      current.end(endOptions);
     },
     get calls() {
       return current.calls;

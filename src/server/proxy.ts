@@ -405,7 +405,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return failUpstream(response, error);
     }
     if (response.destroyed) return;
-    native.end();
+    // A reply the token limit cut may have been cut between two arguments of a call.
+    native.end({ cutShort: finish === 'length' });
     answer.end();
     // A call that broke off is never offered for execution: no tool_calls finish for it.
     const finishReason =
