@@ -48,8 +48,13 @@ export function peerInstallCommand(peer: string, root = OWN_ROOT): string {
 }
 
 /** The error for an optional peer that is not installed: what needs it, and the command. */
-export function missingPeerError(user: string, peer: string): Error {
-  return new Error(
+/** An optional peer dependency a part needs is not installed; the message says how to add it. */
+export class MissingPeerError extends Error {
+  override name = 'MissingPeerError';
+}
+
+export function missingPeerError(user: string, peer: string): MissingPeerError {
+  return new MissingPeerError(
     `${user} ${peer}, an optional peer dependency that is not installed: ${peerInstallCommand(peer)}`,
   );
 }

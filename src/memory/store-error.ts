@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { redactUrl, redactUrlsIn } from '../messages/redact-url.js';
 import { InvalidThreadIdError, type MessageStore } from './message-store.js';
+import { MissingPeerError } from './optional-peer.js';
 
 /**
  * A database store failed: the message says which store (its URL without user and password, or its
@@ -120,6 +121,11 @@ export function describingErrors(
   describe: (error: unknown) => StoreError,
 ): MessageStore {
   return mapStoreErrors(store, (error) =>
-    error instanceof InvalidThreadIdError || error instanceof StoreError ? error : describe(error),
+    // A missing driver is no failure of this store's place: its own message says what to install.
+    error instanceof InvalidThreadIdError ||
+    error instanceof StoreError ||
+    error instanceof MissingPeerError
+      ? error
+      : describe(error),
   );
 }
