@@ -190,6 +190,18 @@ describe.skipIf(missing)('64 writers on one PostgreSQL database', () => {
     server.start();
     await expectAcknowledgedKept(open('server_crash'), acked);
   }, 60_000);
+
+  it('a connection the server ended while idle is no crash: appends go on after a restart', async () => {
+    // pg tells an idle connection's end as the pool's 'error', thrown from the process when
+    // nobody listens (an uncaught exception here, which fails the run).
+    const store = open('idle_crash');
+    await store.append('idle', user('before'));
+    await server.crash();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the pool hears of it
+    server.start();
+    await store.append('idle', user('after'));
+    expect((await store.load('idle')).messages.map(textOf)).toEqual(['before', 'after']);
+  }, 60_000);
 });
 
 describe('64 writers on one JSONL folder (fsync), for comparison', () => {

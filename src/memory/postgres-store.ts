@@ -24,6 +24,7 @@ export interface PostgresStoreOptions {
 interface Pool {
   query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
   end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 type PoolConstructor = new (config: Record<string, unknown>) => Pool;
 
@@ -42,13 +43,18 @@ async function createPool(options: PostgresStoreOptions): Promise<Pool> {
     throw error;
   }
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return new Pool({
+  const pool = new Pool({
     connectionString: options.connectionString,
     max: maxConnections(options),
     connectionTimeoutMillis: timeout,
     statement_timeout: timeout,
     query_timeout: timeout,
   });
+  // An idle connection the server ended (a restart, a network cut) is told as the pool's
+  // 'error', which pg throws from the process when nobody listens. It is no append's failure:
+  // the pool drops that connection and the next query opens another (or fails, and says so).
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**
