@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIClient } from './support/all.js';
+import { ROOT, runTagcall, startTagcallServer } from './support/cli-child.js';
 import { listenLocal } from './support/local-server.js';
-import { runChild } from './support/run-child.js';
 
 // #45 item 4: a request that reaches no server said `fetch failed` (`tagcall run`) or
 // `502 upstream unreachable: fetch failed` with nothing logged (`tagcall serve`). The message
 // names the cause, the URL and what to try, and serve logs it.
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -29,11 +25,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const runCli = (args: string[]) =>
-  runChild(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], ROOT);
-
 const runTask = (baseUrl: string) =>
-  runCli(['run', 'hello', '--base-url', baseUrl, '--model', 'm', '--workspace', ROOT]);
+  runTagcall(['run', 'hello', '--base-url', baseUrl, '--model', 'm', '--workspace', ROOT]);
 
 describe('tagcall run names why the model server cannot be reached', () => {
   it('port 1, which fetch refuses before connecting (the case of the report)', async () => {
@@ -74,31 +67,15 @@ describe('tagcall run names why the model server cannot be reached', () => {
 describe('tagcall serve says and logs why the upstream cannot be reached', () => {
   it('answers 502 naming the cause and the URL, and writes it to stderr', async () => {
     const port = await closedPort();
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'serve',
-        '--upstream',
-        `http://127.0.0.1:${port}/v1`,
-        '--port',
-        '0',
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    cleanups.push(() => child.kill('SIGTERM'));
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (data: Buffer) => {
-        stderr += data;
-        const match = /listening on (\S+)/.exec(stderr);
-        if (match) resolve(match[1]);
-      });
-      child.on('exit', () => reject(new Error(stderr)));
-    });
-    const client = new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
+    const server = await startTagcallServer([
+      'serve',
+      '--upstream',
+      `http://127.0.0.1:${port}/v1`,
+      '--port',
+      '0',
+    ]);
+    cleanups.push(() => server.child.kill('SIGTERM'));
+    const client = new OpenAI({ baseURL: server.url, apiKey: 'none', maxRetries: 0 });
     const error = await client.chat.completions
       .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e);
@@ -106,7 +83,7 @@ describe('tagcall serve says and logs why the upstream cannot be reached', () =>
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     expect((error as Error).message).toContain(expected);
-    await expect.poll(() => stderr).toContain(`tagcall serve: ${expected}`);
+    await expect.poll(() => server.stderr()).toContain(`tagcall serve: ${expected}`);
   });
 });
 

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +8,7 @@ import {
   startProxy,
   startReplayModel,
 } from './support/all.js';
+import { startTagcallServer } from './support/cli-child.js';
 
 const weather = {
   type: 'function' as const,
@@ -351,31 +350,15 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
 
   it('runs as `tagcall serve --upstream URL --port 0` and stops on SIGTERM', async () => {
     model = await startReplayModel({ replies: [`${call('Lyon', '3')}\n`] });
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'serve',
-        '--upstream',
-        model.url,
-        '--port',
-        '0',
-        '--model-map',
-        'local=replay',
-      ],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (data: Buffer) => {
-        stderr += data;
-        const match = /listening on (\S+)/.exec(stderr);
-        if (match) resolve(match[1]);
-      });
-      child.on('exit', () => reject(new Error(stderr)));
-    });
+    const { child, url } = await startTagcallServer([
+      'serve',
+      '--upstream',
+      model.url,
+      '--port',
+      '0',
+      '--model-map',
+      'local=replay',
+    ]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const client = new OpenAI({ baseURL: url, apiKey: 'none', maxRetries: 0 });
     const answer = await client.chat.completions.create({
