@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_SESSION, readRecordedReplies, replyFiles } from '../src/cli/recorded-replies.js';
 import {
@@ -17,8 +17,8 @@ import {
   toTextProtocol,
   workspaceTools,
 } from './support/all.js';
+import { replayRunFlags, runTagcall } from './support/cli-child.js';
 import { listenLocal } from './support/local-server.js';
-import { runChild } from './support/run-child.js';
 
 // Write the note, a call without a tool name, the call again, the MCP sum, task_completion
 // (with its other answer for when the sum failed).
@@ -395,29 +395,12 @@ describe('tagcall run', () => {
 describe('tagcall run against a model server', () => {
   it('streams the session to stderr, prints the answer on stdout, and persists the thread', async () => {
     const { model, workspace } = await setup({ replies: [replies[0], replies[4]] });
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    // The child runs in the workspace, so tsx is named by its full path.
     const {
       status: code,
       stdout,
       stderr,
-    } = await runChild(
-      process.execPath,
-      [
-        '--import',
-        pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-        join(root, 'src/cli/main.ts'),
-        'run',
-        'write the note',
-        '--base-url',
-        model.url,
-        '--model',
-        'replay',
-        '--workspace',
-        workspace,
-        '--thread',
-        't1',
-      ],
+    } = await runTagcall(
+      ['run', 'write the note', ...replayRunFlags(model.url, workspace), '--thread', 't1'],
       workspace,
     );
     expect(code).toBe(0);
@@ -451,22 +434,12 @@ describe('tagcall run --dialect and --budget', () => {
         hermes('task_completion', { result: 'written' }),
       ],
     });
-    const root = fileURLToPath(new URL('..', import.meta.url));
     // Not spawnSync: the replay model answers from this process.
-    const run = await runChild(
-      process.execPath,
+    const run = await runTagcall(
       [
-        '--import',
-        pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-        join(root, 'src/cli/main.ts'),
         'run',
         'write a.txt',
-        '--base-url',
-        model.url,
-        '--model',
-        'replay',
-        '--workspace',
-        workspace,
+        ...replayRunFlags(model.url, workspace),
         '--dialect',
         'hermes',
         '--budget',
@@ -483,23 +456,16 @@ describe('tagcall run --dialect and --budget', () => {
     }>;
     expect(first.messages[0].content).toContain('<tool_call>');
     expect(second.messages.find((m) => m.role === 'assistant')?.content).toContain('<tool_call>');
-    const bad = await runChild(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'run',
-        't',
-        '--base-url',
-        model.url,
-        '--model',
-        'm',
-        '--budget',
-        '0',
-      ],
-      root,
-    );
+    const bad = await runTagcall([
+      'run',
+      't',
+      '--base-url',
+      model.url,
+      '--model',
+      'm',
+      '--budget',
+      '0',
+    ]);
     expect(bad.status).toBe(2);
   });
 });

@@ -7,16 +7,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayModel } from '../src/agent/index.js';
 import { createPostgresStore } from '../src/memory/index.js';
 import { textOf } from './support/all.js';
+import { replayRunFlags, runTagcall } from './support/cli-child.js';
 import { type PostgresServer, postgresBin, startPostgres } from './support/postgres-server.js';
-import { runChild } from './support/run-child.js';
 import { appender, storeContract, until } from './support/store-contract.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const missing = postgresBin() === null;
 if (missing)
   console.warn(
@@ -111,27 +109,15 @@ describe.skipIf(missing)('PostgreSQL store', () => {
     const model = await startReplayModel({ replies: [done] });
     const workspace = mkdtempSync(join(tmpdir(), 'tagcall-pg-ws-'));
     try {
-      const run = await runChild(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(ROOT, 'src/cli/main.ts'),
-          'run',
-          'say ok',
-          '--base-url',
-          model.url,
-          '--model',
-          'replay',
-          '--workspace',
-          workspace,
-          '--thread',
-          'cli-job',
-          '--store',
-          server.connectionString,
-        ],
-        ROOT,
-      );
+      const run = await runTagcall([
+        'run',
+        'say ok',
+        ...replayRunFlags(model.url, workspace),
+        '--thread',
+        'cli-job',
+        '--store',
+        server.connectionString,
+      ]);
       expect(run.stderr).not.toContain('tagcall:');
       expect(run.status).toBe(0);
       const loaded = await open().load('cli-job');

@@ -1,17 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ReplayModel, startReplayModel } from './support/all.js';
-import { runChild } from './support/run-child.js';
+import { replayRunFlags, runTagcall } from './support/cli-child.js';
 
 // #44 item 2: `tagcall run --stop-after-tool` failed every run with a call ("This operation
 // was aborted"), and cut at the first `</tool>` in the raw text, even one inside CDATA.
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /** A file that documents the protocol: its `</tool>` is content, not the call's end. */
 const DOC = 'Close a call with </tool> on a line of its own.\n</tool>\n';
@@ -21,25 +16,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A line of `tagcall run --json`, as far as these tests read it. */
+type RunEvent = { type: string; call?: { toolName: string } };
+
 async function runWith(replies: string[], dialect: string) {
   const model: ReplayModel = await startReplayModel({ replies });
   cleanups.push(() => model.close());
   const workspace = mkdtempSync(join(tmpdir(), 'tagcall-stop-'));
   cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-  const run = await runChild(
-    process.execPath,
+  const run = await runTagcall(
     [
-      '--import',
-      TSX,
-      join(ROOT, 'src/cli/main.ts'),
       'run',
       'document the protocol',
-      '--base-url',
-      model.url,
-      '--model',
-      'replay',
-      '--workspace',
-      workspace,
+      ...replayRunFlags(model.url, workspace),
       '--dialect',
       dialect,
       '--stop-after-tool',
@@ -50,8 +39,19 @@ async function runWith(replies: string[], dialect: string) {
   const events = run.stdout
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; call?: { toolName: string } });
+    .map((line) => JSON.parse(line) as RunEvent);
   return { run, events, workspace, model };
+}
+
+/** The run ran the write, then the completion, and ended completed with the answer `written`. */
+function expectWroteThenCompleted(events: RunEvent[]) {
+  const ran = events.filter((e) => e.type === 'tool-running').map((e) => e.call?.toolName);
+  expect(ran).toEqual(['write_to_file', 'task_completion']);
+  expect(events.at(-1)).toMatchObject({
+    type: 'run-end',
+    status: 'completed',
+    answer: 'written',
+  });
 }
 
 describe('tagcall run --stop-after-tool', () => {
@@ -66,13 +66,7 @@ describe('tagcall run --stop-after-tool', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(readFileSync(join(workspace, 'protocol.md'), 'utf8')).toBe(DOC);
-    const ran = events.filter((e) => e.type === 'tool-running').map((e) => e.call?.toolName);
-    expect(ran).toEqual(['write_to_file', 'task_completion']);
-    expect(events.at(-1)).toMatchObject({
-      type: 'run-end',
-      status: 'completed',
-      answer: 'written',
-    });
+    expectWroteThenCompleted(events);
     // The second request carried the reply as cut: the call, not what the model wrote after it.
     const sent = model.bodies[1] as { messages: Array<{ role: string; content: string }> };
     const reply = sent.messages.filter((m) => m.role === 'assistant').at(-1)?.content ?? '';
@@ -90,12 +84,6 @@ describe('tagcall run --stop-after-tool', () => {
     const { run, events, workspace } = await runWith([write + ramble, done], 'hermes');
     expect(run.status).toBe(0);
     expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('one </tool_call> two');
-    const ran = events.filter((e) => e.type === 'tool-running').map((e) => e.call?.toolName);
-    expect(ran).toEqual(['write_to_file', 'task_completion']);
-    expect(events.at(-1)).toMatchObject({
-      type: 'run-end',
-      status: 'completed',
-      answer: 'written',
-    });
+    expectWroteThenCompleted(events);
   });
 });

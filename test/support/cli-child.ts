@@ -18,6 +18,19 @@ export function runTagcall(args: string[], cwd = ROOT) {
   return runChild(process.execPath, [...TAGCALL, ...args], cwd);
 }
 
+/**
+ * The flags of `tagcall run` against the model server at `baseUrl` under the model name
+ * `replay` (what the replay model answers to), working in `workspace`.
+ */
+export const replayRunFlags = (baseUrl: string, workspace: string) => [
+  '--base-url',
+  baseUrl,
+  '--model',
+  'replay',
+  '--workspace',
+  workspace,
+];
+
 export interface TagcallServer {
   child: ChildProcessByStdio<null, null, Readable>;
   /** The URL from its `listening on URL` line. */
