@@ -8,11 +8,9 @@
  * many appends per transaction (group commit). The throughput is measured in bench/stores.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createJsonlStore,
   createPostgresStore,
@@ -23,28 +21,13 @@ import { textOf, user } from './support/all.js';
 import { appendConcurrently, loadedNumbers, loadThreadId } from './support/concurrent-load.js';
 import { type PostgresServer, postgresBin, startPostgres } from './support/postgres-server.js';
 import { until } from './support/store-contract.js';
+import { tempDirsAndStores } from './support/temp-stores.js';
 
 const WRITERS = 64;
 const PER_WRITER = 200;
 const APPENDER = fileURLToPath(new URL('./support/concurrent-appender.ts', import.meta.url));
 
-const dirs: string[] = [];
-const stores: MessageStore[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tagcall-concurrent-'));
-  dirs.push(dir);
-  return dir;
-};
-const opened = <T extends MessageStore>(store: T) => {
-  stores.push(store);
-  return store;
-};
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { tempDir, opened } = tempDirsAndStores('tagcall-concurrent-');
 
 /** Every writer's thread holds exactly its messages 0 … perWriter - 1, in order. */
 async function expectEveryThreadWhole(store: MessageStore, writers: number, perWriter: number) {

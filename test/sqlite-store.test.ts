@@ -3,35 +3,18 @@
  * the JSONL store keeps, two processes appending to one thread, a writer killed mid-append, and
  * a thread of 100,000 messages.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReplayModel } from '../src/agent/index.js';
 import { createSqliteStore } from '../src/memory/index.js';
 import { textOf, user } from './support/all.js';
-import { runChild } from './support/run-child.js';
+import { replayRunFlags, runTagcall } from './support/cli-child.js';
 import { appender, storeContract, until } from './support/store-contract.js';
+import { tempDirsAndStores } from './support/temp-stores.js';
 
-const dirs: string[] = [];
-const stores: Array<{ close(): Promise<void> }> = [];
-const tempFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tagcall-sqlite-'));
-  dirs.push(dir);
-  return join(dir, 'threads.db');
-};
-const open = (path: string) => {
-  const store = createSqliteStore({ path });
-  stores.push(store);
-  return store;
-};
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { tempDir, opened } = tempDirsAndStores('tagcall-sqlite-');
+const tempFile = () => join(tempDir(), 'threads.db');
+const open = (path: string) => opened(createSqliteStore({ path }));
 
 describe('SQLite store: the store contract', () => {
   const path = tempFile();
@@ -115,21 +98,16 @@ describe('SQLite store: processes and crashes', () => {
 });
 
 describe('tagcall run --store sqlite:PATH', () => {
-  const ROOT = fileURLToPath(new URL('..', import.meta.url));
-  const cli = (args: string[]) =>
-    runChild(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], ROOT);
-
   it('keeps the thread in the SQLite file', async () => {
     const done = (answer: string) =>
       `<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>${answer}</result></arguments>\n</tool>`;
     const model = await startReplayModel({ replies: [done('first'), done('second')] });
     const path = tempFile();
-    const workspace = mkdtempSync(join(tmpdir(), 'tagcall-sqlite-ws-'));
-    dirs.push(workspace);
+    const workspace = tempDir('tagcall-sqlite-ws-');
     try {
-      const common = ['--base-url', model.url, '--model', 'replay', '--workspace', workspace];
+      const common = replayRunFlags(model.url, workspace);
       const args = ['--thread', 'job', '--store', `sqlite:${path}`];
-      const first = await cli(['run', 'say first', ...common, ...args]);
+      const first = await runTagcall(['run', 'say first', ...common, ...args]);
       expect(first.stderr).not.toContain('tagcall:');
       expect(first.status).toBe(0);
       const loaded = await open(path).load('job');
@@ -146,7 +124,7 @@ describe('tagcall run --store sqlite:PATH', () => {
       [['--thread', 'x', '--store', 'redis://h'], 'expected sqlite:PATH'],
       [['--store', 'sqlite:a.db'], '--store keeps a --thread'],
     ] as const) {
-      const run = await cli([...common, ...args]);
+      const run = await runTagcall([...common, ...args]);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(message);
     }
