@@ -1,14 +1,9 @@
 import { once } from 'node:events';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type ReplayModel,
-  type RunningProxy,
-  renderCall,
-  startProxy,
-  startReplayModel,
-} from './support/all.js';
+import { describe, expect, it } from 'vitest';
+import { renderCall, startProxy, startReplayModel } from './support/all.js';
 import { startTagcallServer } from './support/cli-child.js';
+import { proxyAndModelPerTest } from './support/proxy-per-test.js';
 
 const weather = {
   type: 'function' as const,
@@ -26,18 +21,15 @@ const call = (city: string, days: string) =>
   renderCall({ toolName: 'weather', arguments: { city, days } });
 const TWO_CALLS = `[Two cities]\nChecking both.\n${call('Lyon', '3')}\n${call('Nantes "la belle"', '2')}\n`;
 
-let model: ReplayModel | undefined;
-let proxy: RunningProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  await model?.close();
-  proxy = model = undefined;
-});
+const running = proxyAndModelPerTest();
 
 async function setUp(replies: string[], options: { delayMs?: number; failFirst?: number } = {}) {
-  model = await startReplayModel({ replies, ...options });
-  proxy = await startProxy({ upstream: model.url, modelMap: { 'gpt-local': 'replay' } });
-  return new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+  running.model = await startReplayModel({ replies, ...options });
+  running.proxy = await startProxy({
+    upstream: running.model.url,
+    modelMap: { 'gpt-local': 'replay' },
+  });
+  return new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
 }
 
 describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () => {
@@ -81,7 +73,7 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     // Each call is held until it has ended, then sent whole: one fragment of arguments each.
     expect(fragments).toBe(2);
     // Upstream saw the text protocol and no tools, under the mapped model name.
-    const sent = model?.bodies[0] as {
+    const sent = running.model?.bodies[0] as {
       model: string;
       tools?: unknown;
       messages: Array<{ role: string; content: string }>;
@@ -120,7 +112,7 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       finish_reason: 'stop',
       message: { role: 'assistant', content: 'Sunny in Lyon.' },
     });
-    const sent = model?.bodies[1] as { messages: Array<{ role: string; content: string }> };
+    const sent = running.model?.bodies[1] as { messages: Array<{ role: string; content: string }> };
     expect(sent.messages.slice(-2)).toEqual([
       {
         role: 'assistant',
@@ -129,8 +121,8 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       { role: 'user', content: 'Tool: weather\nsunny, 24°C' },
     ]);
     expect(
-      (model?.bodies[0] as { messages: Array<{ content: string }> } | undefined)?.messages[0]
-        .content,
+      (running.model?.bodies[0] as { messages: Array<{ content: string }> } | undefined)
+        ?.messages[0].content,
     ).toContain('call at least one tool');
   });
 
@@ -157,13 +149,13 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
   });
 
   it("with a dialect, reads replies in other models' call formats (Hermes here)", async () => {
-    model = await startReplayModel({
+    running.model = await startReplayModel({
       replies: [
         '<tool_call>{"name": "weather", "arguments": {"city": "Lyon", "days": "2"}}</tool_call>',
       ],
     });
-    proxy = await startProxy({ upstream: model.url, parser: { dialect: 'auto' } });
-    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    running.proxy = await startProxy({ upstream: running.model.url, parser: { dialect: 'auto' } });
+    const client = new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
     const answer = await client.chat.completions.create({
       model: 'replay',
       messages: [{ role: 'user', content: 'Weather?' }],
@@ -180,18 +172,18 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       { length: 200 },
       (_, i) => `const x${i} = a < b && "</parameter>";`,
     ).join('\n');
-    model = await startReplayModel({
+    running.model = await startReplayModel({
       replies: [
         `I will write it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n<parameter=content>\n${content}\n</parameter>\n</function>\n</tool_call>`,
       ],
       chunkSizes: [7, 13, 64],
     });
-    proxy = await startProxy({
-      upstream: model.url,
+    running.proxy = await startProxy({
+      upstream: running.model.url,
       parser: { dialect: 'qwen3-coder' },
       streamCallsEarly: true,
     });
-    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    const client = new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
     const writeFile = {
       type: 'function' as const,
       function: {
@@ -254,15 +246,15 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     // A chunk the SDK had already read may still come out after the abort.
     expect(chunks).toBeGreaterThanOrEqual(3);
     expect(chunks).toBeLessThan(10);
-    await expect.poll(() => model?.abandoned, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => running.model?.abandoned, { timeout: 5000 }).toBe(1);
   });
 
   it('with --grammar llama.cpp sends a lazy grammar for auto and a strict one for a named tool', async () => {
-    model = await startReplayModel({
+    running.model = await startReplayModel({
       replies: [`${call('Lyon', '3')}\n`, `${call('Oslo', '1')}\n`],
     });
-    proxy = await startProxy({ upstream: model.url, grammar: 'llama.cpp' });
-    const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+    running.proxy = await startProxy({ upstream: running.model.url, grammar: 'llama.cpp' });
+    const client = new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
     const messages = [{ role: 'user' as const, content: 'Weather?' }];
     await client.chat.completions.create({ model: 'replay', messages, tools: [weather] });
     const first = await client.chat.completions.create({
@@ -272,7 +264,7 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       tool_choice: { type: 'function', function: { name: 'weather' } },
     });
     expect(first.choices[0].finish_reason).toBe('tool_calls');
-    const [auto, named] = (model?.bodies ?? []) as Array<Record<string, unknown>>;
+    const [auto, named] = (running.model?.bodies ?? []) as Array<Record<string, unknown>>;
     expect(auto).toMatchObject({
       grammar_lazy: true,
       grammar_triggers: [{ type: 2, value: '(?:^|\\n)[ \\t]*(<tool>)' }],
@@ -303,9 +295,9 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const { port } = upstream.address() as { port: number };
-    proxy = await startProxy({ upstream: `http://127.0.0.1:${port}/v1` });
+    running.proxy = await startProxy({ upstream: `http://127.0.0.1:${port}/v1` });
     try {
-      const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+      const client = new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
       const answer = await client.chat.completions.create({
         model: 'm',
         messages: [{ role: 'user', content: 'Weather?' }],
@@ -320,14 +312,14 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
   });
 
   it('answers 400 to a bad body, 413 to one over the limit, and lists models with aliases', async () => {
-    model = await startReplayModel({ replies: [] });
-    proxy = await startProxy({
-      upstream: model.url,
+    running.model = await startReplayModel({ replies: [] });
+    running.proxy = await startProxy({
+      upstream: running.model.url,
       maxBodyBytes: 1000,
       modelMap: { alias: 'replay' },
     });
     const post = (body: string) =>
-      fetch(`${proxy?.url}/chat/completions`, {
+      fetch(`${running.proxy?.url}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
@@ -342,18 +334,18 @@ describe('tagcall serve: an OpenAI-compatible proxy that adds tool calls', () =>
       (await post(JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(2000) }] })))
         .status,
     ).toBe(413);
-    const listed = (await (await fetch(`${proxy.url}/models`)).json()) as {
+    const listed = (await (await fetch(`${running.proxy.url}/models`)).json()) as {
       data: Array<{ id: string }>;
     };
     expect(listed.data.map((m) => m.id)).toEqual(['replay', 'alias']);
   });
 
   it('runs as `tagcall serve --upstream URL --port 0` and stops on SIGTERM', async () => {
-    model = await startReplayModel({ replies: [`${call('Lyon', '3')}\n`] });
+    running.model = await startReplayModel({ replies: [`${call('Lyon', '3')}\n`] });
     const { child, url } = await startTagcallServer([
       'serve',
       '--upstream',
-      model.url,
+      running.model.url,
       '--port',
       '0',
       '--model-map',

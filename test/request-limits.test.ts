@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buildDialectGrammar,
   buildToolGrammar,
@@ -11,8 +11,6 @@ import {
   type JsonSchema,
   type JsonValue,
   NestingLimitError,
-  type ReplayModel,
-  type RunningProxy,
   renderArguments,
   renderCallIn,
   startProxy,
@@ -20,19 +18,14 @@ import {
   type ToolArguments,
   toolPromptFor,
 } from './support/all.js';
+import { proxyAndModelPerTest } from './support/proxy-per-test.js';
 
-let model: ReplayModel | undefined;
-let proxy: RunningProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  await model?.close();
-  proxy = model = undefined;
-});
+const running = proxyAndModelPerTest();
 
 async function client(options: { grammar?: 'llama.cpp' } = {}) {
-  model = await startReplayModel({ replies: ['Fine.', 'Fine.', 'Fine.'] });
-  proxy = await startProxy({ upstream: model.url, onError: () => {}, ...options });
-  return new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+  running.model = await startReplayModel({ replies: ['Fine.', 'Fine.', 'Fine.'] });
+  running.proxy = await startProxy({ upstream: running.model.url, onError: () => {}, ...options });
+  return new OpenAI({ baseURL: running.proxy.url, apiKey: 'none', maxRetries: 0 });
 }
 
 const tool = (parameters: Record<string, unknown>) => ({
@@ -54,6 +47,20 @@ function deepProperties(depth: number): Record<string, unknown> {
 function deepItemsBody(depth: number): string {
   const list = `${'{"type": "array", "items": '.repeat(depth)}{"type": "string"}${'}'.repeat(depth)}`;
   return `{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "pick", "parameters": {"type": "object", "properties": {"list": ${list}}}}}]}`;
+}
+
+/** A conversation after a call of `pick` whose arguments' `a` nests `depth` arrays, and its result. */
+function afterCallNesting(depth: number): OpenAI.ChatCompletionMessageParam[] {
+  const args = `{"a": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  return [
+    { role: 'user', content: 'x' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pick', arguments: args } }],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+  ];
 }
 
 /** The status and message a request ends with (the client throws on 4xx and 5xx). */
@@ -140,7 +147,7 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
 
     it(`parameters whose items nest 20,000 deep${flag}`, async () => {
       await client({ grammar });
-      const response = await fetch(`${proxy?.url}/chat/completions`, {
+      const response = await fetch(`${running.proxy?.url}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: deepItemsBody(20_000),
@@ -153,7 +160,7 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
 
   it('a field passed through to the upstream, nested 20,000 deep', async () => {
     await client();
-    const response = await fetch(`${proxy?.url}/chat/completions`, {
+    const response = await fetch(`${running.proxy?.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: `{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "pick"}}], "metadata": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
@@ -161,27 +168,13 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { message: string } };
     expect(error.message).toBe('the request body nests deeper than 128 levels');
-    expect(model?.bodies).toEqual([]);
+    expect(running.model?.bodies).toEqual([]);
   });
 
   it('an earlier call whose arguments nest 5,000 arrays', async () => {
     const openai = await client();
-    const args = `{"a": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
     const refused = await outcome(() =>
-      openai.chat.completions.create({
-        model: 'm',
-        messages: [
-          { role: 'user', content: 'x' },
-          {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              { id: 'c1', type: 'function', function: { name: 'pick', arguments: args } },
-            ],
-          },
-          { role: 'tool', tool_call_id: 'c1', content: 'ok' },
-        ],
-      }),
+      openai.chat.completions.create({ model: 'm', messages: afterCallNesting(5_000) }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toContain(
@@ -199,7 +192,7 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
       tools: [tool({ type: 'object', properties: { grid: list } })],
     });
     expect(answer.choices[0].message.content).toBe('Fine.');
-    const prompt = JSON.stringify(model?.bodies.at(-1));
+    const prompt = JSON.stringify(running.model?.bodies.at(-1));
     expect(prompt.length).toBeLessThan(20_000);
   });
 
@@ -207,21 +200,7 @@ describe('deep input is a 400 naming the limit, never a 500 (stack overflow)', (
     const openai = await client({ grammar: 'llama.cpp' });
     const answer = await openai.chat.completions.create({
       model: 'm',
-      messages: [
-        { role: 'user', content: 'x' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            {
-              id: 'c1',
-              type: 'function',
-              function: { name: 'pick', arguments: `{"a": ${'['.repeat(30)}${']'.repeat(30)}}` },
-            },
-          ],
-        },
-        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
-      ],
+      messages: afterCallNesting(30),
       tools: [tool(deepProperties(20))],
     });
     expect(answer.choices[0].message.content).toBe('Fine.');
