@@ -7,19 +7,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, createSqliteStore, StoreError } from '../src/memory/index.js';
 import { redactUrl, redactUrlsIn } from '../src/messages/redact-url.js';
+import { runTagcall } from './support/cli-child.js';
 import { type PostgresServer, postgresBin, startPostgres } from './support/postgres-server.js';
-import { runChild } from './support/run-child.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const cli = (args: string[]) =>
-  runChild(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], ROOT);
 /** A `run` that needs its store before the model: the model's URL answers nothing. */
 const runWithStore = (store: string) =>
-  cli([
+  runTagcall([
     'run',
     'hi',
     '--base-url',
@@ -99,7 +95,7 @@ describe('--base-url and --upstream: a URL with credentials, or no http URL, is 
     [['serve', '--upstream', 'http://u:SECRET@127.0.0.1:9/v1'], '--upstream'],
   ] as const)
     it(args.join(' '), async () => {
-      const run = await cli([...args]);
+      const run = await runTagcall([...args]);
       expect(run.status).toBe(2);
       expect(run.stderr.startsWith(`tagcall: ${flag} `)).toBe(true);
       expect(run.stderr).not.toContain('SECRET');
