@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolbox, parse, type Toolbox } from './support/all.js';
+import { freePort } from './support/free-port.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -14,17 +14,6 @@ const xml = (tool: string, args: string) =>
   parse(
     `<tool>\n<server_name>everything</server_name>\n<tool_name>${tool}</tool_name>\n<arguments>${args}</arguments>\n</tool>\n`,
   ).calls[0];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('MCP over stdio: the real everything server', () => {
   let toolbox: Toolbox;

@@ -1,9 +1,8 @@
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIClient } from './support/all.js';
 import { ROOT, runTagcall, startTagcallServer } from './support/cli-child.js';
+import { freePort } from './support/free-port.js';
 import { listenLocal } from './support/local-server.js';
 
 // #45 item 4: a request that reaches no server said `fetch failed` (`tagcall run`) or
@@ -14,16 +13,6 @@ const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A port on 127.0.0.1 that nothing listens on: bound, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 const runTask = (baseUrl: string) =>
   runTagcall(['run', 'hello', '--base-url', baseUrl, '--model', 'm', '--workspace', ROOT]);
@@ -39,7 +28,7 @@ describe('tagcall run names why the model server cannot be reached', () => {
   });
 
   it('a port nothing listens on', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const run = await runTask(`http://127.0.0.1:${port}/v1`);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
@@ -66,7 +55,7 @@ describe('tagcall run names why the model server cannot be reached', () => {
 
 describe('tagcall serve says and logs why the upstream cannot be reached', () => {
   it('answers 502 naming the cause and the URL, and writes it to stderr', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const server = await startTagcallServer([
       'serve',
       '--upstream',

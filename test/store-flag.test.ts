@@ -4,13 +4,13 @@
  * port nothing listens on, real SQLite files and a real PostgreSQL server.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, createSqliteStore, StoreError } from '../src/memory/index.js';
 import { redactUrl, redactUrlsIn } from '../src/messages/redact-url.js';
 import { runTagcall } from './support/cli-child.js';
+import { freePort } from './support/free-port.js';
 import { type PostgresServer, postgresBin, startPostgres } from './support/postgres-server.js';
 
 /** A `run` that needs its store before the model: the model's URL answers nothing. */
@@ -27,14 +27,6 @@ const runWithStore = (store: string) =>
     '--store',
     store,
   ]);
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -104,7 +96,7 @@ describe('--base-url and --upstream: a URL with credentials, or no http URL, is 
 
 describe('a store that cannot be opened says --store, the cause and what to try (exit 1)', () => {
   it('PostgreSQL where nothing listens: connection refused, host and port, no password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const run = await runWithStore(`postgres://tagcall:SECRET@127.0.0.1:${port}/db`);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(

@@ -3,8 +3,8 @@
 // free port) on a tiny random-weight model.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 const BUILD_SCRIPT = fileURLToPath(new URL('./build-llama-server.sh', import.meta.url));
 
@@ -24,15 +24,6 @@ export async function llamaServerBinary(): Promise<{ path: string } | { missing:
       missing: `llama-server is not built (${path}): run test/support/build-llama-server.sh (about 15 minutes on 2 cores; .ci/run does)`,
     };
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export interface RunningLlamaServer {
