@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AgentEvent,
   type AuditEntry,
@@ -24,14 +24,12 @@ import {
   taskCompletionTool,
   toJsonText,
 } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'tagcall-record-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

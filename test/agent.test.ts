@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_SESSION, readRecordedReplies, replyFiles } from '../src/cli/recorded-replies.js';
 import {
   type AgentEvent,
@@ -17,6 +17,7 @@ import {
   toTextProtocol,
   workspaceTools,
 } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { replayRunFlags, runTagcall } from './support/cli-child.js';
 import { listenLocal } from './support/local-server.js';
 
@@ -27,10 +28,7 @@ const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(options: Parameters<typeof startReplayModel>[0], mcp = false) {
   const model: ReplayModel = await startReplayModel(options);

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAIClient } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { ROOT, runTagcall, startTagcallServer } from './support/cli-child.js';
 import { freePort } from './support/free-port.js';
 import { listenLocal } from './support/local-server.js';
@@ -9,10 +10,7 @@ import { listenLocal } from './support/local-server.js';
 // `502 upstream unreachable: fetch failed` with nothing logged (`tagcall serve`). The message
 // names the cause, the URL and what to try, and serve logs it.
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const runTask = (baseUrl: string) =>
   runTagcall(['run', 'hello', '--base-url', baseUrl, '--model', 'm', '--workspace', ROOT]);

@@ -1,8 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RunningProxy, renderCall, startProxy, startReplayModel } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listenLocal } from './support/local-server.js';
 
 // #45 item 7: what OpenAI-style clients still missed from `tagcall serve` and `tagcall replay`.
@@ -16,10 +17,7 @@ const note = {
 };
 const call = (title: string) => renderCall({ toolName: 'write_note', arguments: { title } });
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function serve(replies: string[]) {
   const model = await startReplayModel({ replies });

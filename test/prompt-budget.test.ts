@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMemory,
   createOpenAIClient,
@@ -15,12 +15,10 @@ import {
   startReplayModel,
   workspaceTools,
 } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { runChild } from './support/run-child.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const DONE =
   '<tool>\n<tool_name>task_completion</tool_name>\n<arguments><result>done</result></arguments>\n</tool>';

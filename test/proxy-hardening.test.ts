@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { request as httpRequest, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ProxyOptions, type RunningProxy, startProxy } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listenLocal } from './support/local-server.js';
 
 const weather = {
@@ -13,10 +14,7 @@ const weather = {
   },
 };
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** An upstream on 127.0.0.1 that answers every request with `answer`; it counts what it sent. */
 async function upstreamServer(answer: (response: ServerResponse, sent: { bytes: number }) => void) {

@@ -1,8 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ProxyOptions, startProxy } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listenLocal } from './support/local-server.js';
 
 // #44 item 1: a client is sent a call only once the parser is certain it ends as a call. The
@@ -35,10 +36,7 @@ const writeFile = {
   function: { name: 'write_file', parameters: writeFileSchema },
 };
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** An upstream on 127.0.0.1 that streams `reply` in small deltas, then `finish`. */
 async function upstreamOf(reply: string, finish: string) {

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ReplayModel, startReplayModel } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { replayRunFlags, runTagcall } from './support/cli-child.js';
 
 // #44 item 2: `tagcall run --stop-after-tool` failed every run with a call ("This operation
@@ -11,10 +12,7 @@ import { replayRunFlags, runTagcall } from './support/cli-child.js';
 /** A file that documents the protocol: its `</tool>` is content, not the call's end. */
 const DOC = 'Close a call with </tool> on a line of its own.\n</tool>\n';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A line of `tagcall run --json`, as far as these tests read it. */
 type RunEvent = { type: string; call?: { toolName: string } };

@@ -1,19 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import { generateText, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tagcallMiddleware } from '../src/adapters/ai-sdk.js';
 import { renderCall, startProxy } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listenLocal } from './support/local-server.js';
 
 // #28 items 4 and 5: tool_choice "none" is honoured (a call the model writes anyway stays
 // text), a call of a tool the request did not offer is never offered for execution, and a
 // non-streaming answer with tools carries the upstream's usage.
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 const weatherCall = renderCall({ toolName: 'weather', arguments: { city: 'Lyon' } });
 const deleteCall = renderCall({ toolName: 'delete_everything', arguments: { path: '/' } });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMessage,
   createOpenAIClient,
@@ -14,12 +14,10 @@ import {
   user,
   validateUserInput,
 } from './support/all.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listenLocal } from './support/local-server.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A server on 127.0.0.1 whose handler is given; closed after the test. */
 async function serve(handler: Parameters<typeof listenLocal>[0]) {
