@@ -8,8 +8,17 @@ import { gcChildOutput } from './support/gc-child.js';
  * 24 µs instead of 4, most of it the collector's.
  */
 describe('parsers made and dropped per reply', () => {
-  const youngGarbage = (kind: string, reply: string) =>
-    Number(gcChildOutput('./young-garbage.ts', [kind, reply]));
+  /**
+   * The least of up to three children: parsers kept alive show in every run (20-40 MiB), while
+   * what the collector has not got to yet varies with the machine's load (8.4 MiB once, beside
+   * two other test runs and a bench, where a quiet run leaves 3-5).
+   */
+  const youngGarbage = (kind: string, reply: string) => {
+    let least = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3 && least >= 8; run++)
+      least = Math.min(least, Number(gcChildOutput('./young-garbage.ts', [kind, reply])));
+    return least;
+  };
 
   // 20,000 parsers held would be 20-40 MiB; what a minor collection may leave is the nursery's.
   it.each([
