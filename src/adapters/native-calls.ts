@@ -109,22 +109,27 @@ export function createNativeCalls(
     return call;
   };
 
+  /** The call the parser knows as `parserId` is no call: a told start is closed as failed. */
+  const fail = (parserId: string, message: string) => {
+    const call = open.get(parserId);
+    if (call === undefined) return;
+    open.delete(parserId);
+    emit({
+      type: 'call-failed',
+      id: call.id,
+      name: call.name,
+      json: call.writer.abandon(),
+      message,
+    });
+  };
+
   const finish = (done: ToolCall) => {
     if (unlisted.delete(done.id)) {
       emit({ type: 'text', text: done.raw });
       return;
     }
     if (cutOff.delete(done.id)) {
-      const call = open.get(done.id);
-      open.delete(done.id);
-      if (call !== undefined)
-        emit({
-          type: 'call-failed',
-          id: call.id,
-          name: call.name,
-          json: call.writer.abandon(),
-          message: 'the reply reached its token limit inside the call',
-        });
+      fail(done.id, 'the reply reached its token limit inside the call');
       emit({ type: 'text', text: done.raw });
       return;
     }
@@ -176,16 +181,12 @@ export function createNativeCalls(
       case 'tool-end':
         finish(event.call);
         break;
-      case 'error': {
-        if (event.callId !== undefined) unlisted.delete(event.callId);
-        const call = event.callId === undefined ? undefined : open.get(event.callId);
-        if (call !== undefined && event.callId !== undefined) {
-          open.delete(event.callId);
-          const json = call.writer.abandon();
-          emit({ type: 'call-failed', id: call.id, name: call.name, json, message: event.message });
+      case 'error':
+        if (event.callId !== undefined) {
+          unlisted.delete(event.callId);
+          fail(event.callId, event.message);
         }
         break;
-      }
       default:
         break;
     }
