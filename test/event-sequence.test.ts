@@ -2,8 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createParser, type Dialect, type ParseOptions, type ParserEvent } from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
-import { ALL_DIALECTS, dialectInputs, optionsOf, replyIn } from './support/dialect-inputs.js';
-import { DIALECT_TOKENS } from './support/documents.js';
+import {
+  ALL_DIALECTS,
+  dialectInputs,
+  markerSoup,
+  optionsOf,
+  replyIn,
+} from './support/dialect-inputs.js';
 import { foldEvents, splitSurrogate } from './support/event-sequence.js';
 
 /** The events of `chunks` fed one by one, and the most held back after any feed. */
@@ -21,33 +26,6 @@ function feed(chunks: readonly string[], options: ParseOptions) {
 
 const folded = (chunks: readonly string[], options: ParseOptions) =>
   foldEvents(feed(chunks, options).events);
-
-/** Every dialect's tokens and pieces of calls, for soups that mix the families' markers. */
-const markerSoup = fc
-  .array(
-    fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...DIALECT_TOKENS) },
-      fc.constantFrom(
-        '[THINK]',
-        '[/THINK]',
-        '<|start|>assistant',
-        '<|channel|>',
-        'commentary to=functions.read_file',
-        '<|message|>',
-        '<|call|>',
-        '>>>',
-        'read_file\n',
-        '<|tool_call>call:read_file{path:<|"|>a<|"|>}<tool_call|>',
-        '"',
-        '\\',
-        '\r\n',
-        '🎉',
-      ),
-      fc.string({ maxLength: 4 }),
-    ),
-    { maxLength: 30 },
-  )
-  .map((parts) => parts.join(''));
 
 describe('the event sequence is the same on every chunking (docs/protocol.md)', () => {
   for (const input of dialectInputs()) {

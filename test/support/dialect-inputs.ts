@@ -138,3 +138,30 @@ export function replyIn(dialect: Dialect): fc.Arbitrary<string> {
       return text.slice(0, at) + damage[1] + text.slice(at);
     });
 }
+
+/** Every dialect's tokens and pieces of calls, for soups that mix the families' markers. */
+export const markerSoup = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...DIALECT_TOKENS) },
+      fc.constantFrom(
+        '[THINK]',
+        '[/THINK]',
+        '<|start|>assistant',
+        '<|channel|>',
+        'commentary to=functions.read_file',
+        '<|message|>',
+        '<|call|>',
+        '>>>',
+        'read_file\n',
+        '<|tool_call>call:read_file{path:<|"|>a<|"|>}<tool_call|>',
+        '"',
+        '\\',
+        '\r\n',
+        '🎉',
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => parts.join(''));
