@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/corpus.js';
+import { formatStats, statsJsonText } from '../src/cli/stats-command.js';
 import {
   addMessage,
   createStats,
@@ -49,6 +50,30 @@ describe('mergeStats', () => {
     expect(mergeAll([...parts].reverse())).toEqual(inOrder);
     const shuffled = [...parts].sort(() => random() - 0.5);
     expect(mergeAll(shuffled)).toEqual(inOrder);
+  });
+
+  it('writes the same text whatever the order of the parts (worker threads finish in any order)', () => {
+    // Each part counts its own tools; some counts tie, so the order of the names is left to
+    // the writer, not to which part came first.
+    const parts = ['search', 'write', 'read', 'edit', 'list', 'run'].map((tool, i) => {
+      const stats = createStats();
+      stats.calls = 1 + (i % 3);
+      stats.byTool[tool] = 1 + (i % 3);
+      stats.byFormat[i % 2 === 0 ? 'xml' : 'json'] = 1;
+      stats.warningsByCode[`w${i}`] = 1;
+      return stats;
+    });
+    const written = statsJsonText(mergeAll(parts));
+    expect(Object.keys(JSON.parse(written).byTool)).toEqual([
+      'read',
+      'run',
+      'list',
+      'write',
+      'edit',
+      'search',
+    ]);
+    expect(statsJsonText(mergeAll([...parts].reverse()))).toBe(written);
+    expect(formatStats(mergeAll([...parts].reverse()))).toBe(formatStats(mergeAll(parts)));
   });
 
   it("costs linear work over a folder's files merged in order", () => {

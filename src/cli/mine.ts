@@ -233,7 +233,8 @@ const startWorker = (workerData: unknown) =>
 export type ToWorker = { type: 'file'; file: InputFile } | { type: 'stop' };
 export type FromWorker =
   | { type: 'progress'; bytes: number; calls: number }
-  | { type: 'idle'; stats: TranscriptStats | null }
+  | { type: 'idle' }
+  | { type: 'stopped'; stats: TranscriptStats }
   | { type: 'failed'; path: string; message: string; code?: string };
 
 /** What a worker is started with: a lock shared by all, so lines reach the output whole. */
@@ -328,15 +329,16 @@ export async function mine(settings: MineSettings): Promise<TranscriptStats> {
                 progress.calls(message.calls);
               } else if (message.type === 'failed') {
                 fail(message.path, message.message, message.code);
+              } else if (message.type === 'stopped') {
+                mergeStats(total, message.stats);
+                resolve();
               } else {
-                if (message.stats !== null) mergeStats(total, message.stats);
                 nextFile().then((next) => {
                   worker.postMessage(
                     (next === undefined
                       ? { type: 'stop' }
                       : { type: 'file', file: next }) satisfies ToWorker,
                   );
-                  if (next === undefined) resolve();
                 }, reject);
               }
             });

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
 const MOST_READ = 1 << 20;
 const LEAST_READ = 16 << 10;
@@ -18,6 +18,10 @@ export async function* readChunks(
 ): AsyncGenerator<string> {
   if (range !== undefined && range.end < range.start) return;
   const highWaterMark = Math.min(MOST_READ, Math.max(LEAST_READ, expectedBytes + 1));
+  if (source !== '-' && range === undefined && expectedBytes < MOST_READ) {
+    yield* readSmallFile(source, onBytes, highWaterMark);
+    return;
+  }
   const stream =
     source === '-' ? process.stdin : createReadStream(source, { highWaterMark, ...range });
   const decoder = new TextDecoder();
@@ -28,4 +32,35 @@ export async function* readChunks(
   }
   const tail = decoder.decode();
   if (tail !== '') yield tail;
+}
+
+/**
+ * A file that was small when listed, read with blocking reads of `size` bytes: a stream's
+ * open, reads and close are each a trip through the thread pool, which for a folder of 10 KB
+ * transcripts cost 6× the CPU of the reads themselves (2,000 files: 316 against 47 ms). A file
+ * that has grown since is still read piece by piece, never whole.
+ */
+function* readSmallFile(
+  path: string,
+  onBytes: (n: number) => void,
+  size: number,
+): Generator<string> {
+  const fd = openSync(path, 'r');
+  try {
+    const decoder = new TextDecoder();
+    const buffer = Buffer.allocUnsafe(size);
+    for (
+      let n = readSync(fd, buffer, 0, size, null);
+      n > 0;
+      n = readSync(fd, buffer, 0, size, null)
+    ) {
+      onBytes(n);
+      const text = decoder.decode(buffer.subarray(0, n), { stream: true });
+      if (text !== '') yield text;
+    }
+    const tail = decoder.decode();
+    if (tail !== '') yield tail;
+  } finally {
+    closeSync(fd);
+  }
 }

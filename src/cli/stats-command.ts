@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
+  countsInOrder,
   createStats,
   mergeStats,
+  statsInOrder,
   summarizeStats,
   type TranscriptStats,
 } from '../transcripts/index.js';
@@ -13,7 +15,7 @@ import { statsHtml } from './stats-html.js';
 
 /** The stats as `--json` prints them: the counts and the rates derived from them. */
 export function statsJson(stats: TranscriptStats) {
-  return { ...stats, ...summarizeStats(stats) };
+  return { ...statsInOrder(stats), ...summarizeStats(stats) };
 }
 
 /** The text `stats --json` prints (and `parse --stats-out` writes). */
@@ -21,7 +23,7 @@ export const statsJsonText = (stats: TranscriptStats) =>
   `${JSON.stringify(statsJson(stats), null, 2)}\n`;
 
 const table = (title: string, counts: Record<string, number>, total: number): string[] => {
-  const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const rows = countsInOrder(counts);
   if (rows.length === 0) return [];
   const width = Math.max(title.length, ...rows.map(([name]) => name.length));
   return [

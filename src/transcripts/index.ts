@@ -16,10 +16,12 @@ export {
   addFinding,
   addMessage,
   compareBytes,
+  countsInOrder,
   createStats,
   type LogBlock,
   mergeStats,
   type RankedCall,
+  statsInOrder,
   summarizeStats,
   type TranscriptStats,
 } from './stats.js';

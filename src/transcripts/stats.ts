@@ -326,6 +326,29 @@ export function mergeStats(into: TranscriptStats, from: TranscriptStats): Transc
   return into;
 }
 
+/**
+ * Counts most first, ties in byte order of their names: the order `stats` prints and writes
+ * them in, the same whatever order the files were read in (one process, worker threads, the
+ * parts of a cluster run).
+ */
+export const countsInOrder = (counts: Record<string, number>): Array<[string, number]> =>
+  Object.entries(counts).sort((a, b) => b[1] - a[1] || compareBytes(a[0], b[0]));
+
+/** The stats with each table of counts in `countsInOrder`. */
+export function statsInOrder(stats: TranscriptStats): TranscriptStats {
+  const ordered = (counts: Record<string, number>) => Object.fromEntries(countsInOrder(counts));
+  return {
+    ...stats,
+    byTool: ordered(stats.byTool),
+    failedByTool: ordered(stats.failedByTool),
+    byServer: ordered(stats.byServer),
+    byFormat: ordered(stats.byFormat),
+    errorsByCode: ordered(stats.errorsByCode),
+    errorsByFormat: ordered(stats.errorsByFormat),
+    warningsByCode: ordered(stats.warningsByCode),
+  };
+}
+
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** The rates people ask about, from the counts. */
