@@ -9,8 +9,9 @@
  *
  * A section of `npm run bench` (the `dask` child), or alone: `npm run bench:dask`, which
  * prints its tables and rewrites them in docs/benchmarks.md.
- * TAGCALL_BENCH_DASK_MB: the large log's size (default 250); TAGCALL_BENCH_DASK_ROUNDS: runs of
- * each (default 3; the median counts).
+ * TAGCALL_BENCH_DASK_MB: the large log's size (default 1,024: a log worth a cluster, where the
+ * cluster's fixed costs weigh what they would); TAGCALL_BENCH_DASK_ROUNDS: runs of each
+ * (default 3; the median counts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -152,7 +153,7 @@ export async function runDask(): Promise<DaskFigures> {
   const probe = spawnSync(PYTHON, ['-c', 'import distributed']);
   if (probe.status !== 0)
     return { missing: `${PYTHON} cannot import distributed (apt-get install python3-distributed)` };
-  const mb = Number(process.env.TAGCALL_BENCH_DASK_MB ?? 250);
+  const mb = Number(process.env.TAGCALL_BENCH_DASK_MB ?? 1024);
   const rounds = Number(process.env.TAGCALL_BENCH_DASK_ROUNDS ?? 3);
   const logDir = await writeLog(mb, 1);
   const small = writeSmallFiles(SMALL_FILES, SMALL_BYTES);
