@@ -1,4 +1,4 @@
-import type { BlockReader } from '../protocol/dialects/block.js';
+import type { BlockReader } from '../protocol/block.js';
 
 /**
  * llama.cpp's `common_grammar_trigger_type`: TOKEN 0, WORD 1, PATTERN 2, PATTERN_FULL 3. Each

@@ -6,7 +6,7 @@ import {
   BlockStatus,
   type BlockStream,
   Streamed,
-} from './dialects/block.js';
+} from './block.js';
 import type { ArgumentPath, CallFormat, ParserEvent, ToolArguments } from './events.js';
 import {
   clearPieces,

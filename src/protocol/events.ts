@@ -1,4 +1,4 @@
-import type { Dialect } from './dialects/index.js';
+import type { Dialect } from './dialect-names.js';
 
 /** A JSON value, as tool arguments hold them (the JSON form can carry numbers and booleans). */
 export type JsonValue =

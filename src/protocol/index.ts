@@ -1,4 +1,4 @@
-export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialects/index.js';
+export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialect-names.js';
 export { renderCallIn } from './dialects/render.js';
 export type * from './events.js';
 export { MAX_RENDERED_DEPTH, NestingLimitError } from './json-depth.js';

@@ -1,5 +1,5 @@
+import type { BlockReader } from './block.js';
 import { isWordChar } from './chars.js';
-import { type BlockReader, blockReaders, type Dialect } from './dialects/index.js';
 import { LiteralPrefixes } from './literal-prefixes.js';
 import { commonPrefix, LiteralsSearch } from './tag.js';
 
@@ -102,21 +102,6 @@ export class OpeningTable {
   /** Whether an opening begins with this character. */
   startsWith(c: number): boolean {
     return this.#firsts.has(c);
-  }
-
-  static #cache = new Map<string, OpeningTable>();
-
-  /** The table of a dialect (Cline's tags need the tool names), from the cache when it can. */
-  static of(dialect: Dialect | 'auto', toolNames: readonly string[]): OpeningTable {
-    const key = toolNames.length === 0 ? dialect : `${dialect}\0${toolNames.join('\0')}`;
-    let table = OpeningTable.#cache.get(key);
-    if (table === undefined) {
-      // Bounded: a program that makes up tool names per request does not grow it forever.
-      if (OpeningTable.#cache.size >= 256) OpeningTable.#cache.clear();
-      table = new OpeningTable(blockReaders(dialect, toolNames));
-      OpeningTable.#cache.set(key, table);
-    }
-    return table;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Dialect } from './dialects/index.js';
+import type { Dialect } from './dialect-names.js';
 import type { ParserEvent } from './events.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
 

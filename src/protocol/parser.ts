@@ -1,4 +1,5 @@
-import { DIALECTS, isDialect } from './dialects/index.js';
+import { DIALECTS, type Dialect, isDialect } from './dialect-names.js';
+import { blockReaders } from './dialects/index.js';
 import { OpeningTable } from './openings.js';
 import type { Parser, ParserOptions } from './parser-options.js';
 import { Scanner } from './scanner.js';
@@ -14,5 +15,20 @@ export function createParser(options: ParserOptions): Parser {
     throw new RangeError(
       `unknown dialect ${JSON.stringify(dialect)}; the dialects are ${[...DIALECTS, 'auto'].join(', ')}`,
     );
-  return new Scanner(options, OpeningTable.of(dialect, options.toolNames ?? []));
+  return new Scanner(options, openingTable(dialect, options.toolNames ?? []));
+}
+
+const tables = new Map<string, OpeningTable>();
+
+/** The table of a dialect (tag names may be tool names), from the cache when it can. */
+function openingTable(dialect: Dialect | 'auto', toolNames: readonly string[]): OpeningTable {
+  const key = toolNames.length === 0 ? dialect : `${dialect}\0${toolNames.join('\0')}`;
+  let table = tables.get(key);
+  if (table === undefined) {
+    // Bounded: a program that makes up tool names per request does not grow it forever.
+    if (tables.size >= 256) tables.clear();
+    table = new OpeningTable(blockReaders(dialect, toolNames));
+    tables.set(key, table);
+  }
+  return table;
 }

@@ -1,3 +1,4 @@
+import type { BlockReader } from './block.js';
 import {
   type BracketMatcher,
   createBracketMatcher,
@@ -6,7 +7,6 @@ import {
 } from './bracket-matcher.js';
 import { BlockEnd, CallAssembler } from './call-assembler.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab, isWordChar } from './chars.js';
-import type { BlockReader } from './dialects/index.js';
 import type { ParserEvent, ThinkingFormat } from './events.js';
 import { Fence } from './fence.js';
 import { type FoundOpening, OpeningSearch, type Openings, type OpeningTable } from './openings.js';

@@ -1,4 +1,4 @@
-import { type BlockLimits, type BlockSink, skipBlanks } from '../dialects/block.js';
+import { type BlockLimits, type BlockSink, skipBlanks } from '../block.js';
 import type { ArgumentPath, CallFormat, JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { Container, ModelJsonReader, Syntax, type ValueEvents } from './model-json.js';

@@ -6,7 +6,7 @@ import {
   type BlockStream,
   Streamed,
   skipBlanks,
-} from '../dialects/block.js';
+} from '../block.js';
 import type { ParseErrorCode } from '../events.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';

@@ -1,7 +1,7 @@
+import type { BlockReader } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import type { BlockReader } from './block.js';
 
 /** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
 const NAME_ATTRIBUTE = String.raw`\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')`;

@@ -1,6 +1,6 @@
+import { type BlockReader, skipBlanks } from '../block.js';
 import { literalOpening, type MarkupForm } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import { type BlockReader, skipBlanks } from './block.js';
 import { anyOpeningTag } from './tagcall.js';
 
 /** Parameters whose text is kept as written but for one newline at each end, as Cline does. */

@@ -1,7 +1,7 @@
+import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import type { BlockReader } from './block.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
 const MESSAGE_SEP = '<|message_sep|>';

@@ -1,6 +1,6 @@
+import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import type { BlockReader } from './block.js';
 
 /** What GLM's readers say of `\n` written as two characters between its tags. */
 const ESCAPED =

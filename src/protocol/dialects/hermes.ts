@@ -1,7 +1,7 @@
+import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from './block.js';
 import { functionJsonHead } from './functionary.js';
 
 /** A JSON body of calls between two markers: a call object, or a list of them. */

@@ -1,7 +1,7 @@
+import { type BlockReader, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { type BlockReader, MAX_LEADING_BLANKS, skipBlanks } from './block.js';
 
 const LONGCAT: BodyForm = {
   format: 'longcat',

@@ -1,7 +1,7 @@
+import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from './block.js';
 
 const LFM2: BodyForm = {
   format: 'lfm2',

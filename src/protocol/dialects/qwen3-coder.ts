@@ -1,6 +1,6 @@
+import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import type { BlockReader } from './block.js';
 import { functionJsonHead } from './functionary.js';
 
 /**

@@ -1,7 +1,7 @@
+import type { Dialect } from '../dialect-names.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { checkNesting, MAX_RENDERED_DEPTH } from '../json-depth.js';
 import { type RenderableCall, renderCall } from '../render.js';
-import type { Dialect } from './index.js';
 
 /** A value as Gemma 4's template writes it: strings between `<|"|>`, keys bare. */
 function gemmaValue(value: JsonValue): string {

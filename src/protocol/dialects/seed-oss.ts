@@ -1,6 +1,6 @@
+import type { BlockReader } from '../block.js';
 import type { MarkupForm } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import type { BlockReader } from './block.js';
 import { QWEN3_CODER_FORM } from './qwen3-coder.js';
 
 const FORM: MarkupForm = {

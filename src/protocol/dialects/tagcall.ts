@@ -1,7 +1,7 @@
+import type { BlockReader } from '../block.js';
 import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
-import type { BlockReader } from './block.js';
 
 /** Any `<name>`: inside `<arguments>` every element is an argument. */
 export const anyOpeningTag: OpeningReader = (s, at, final) => {

@@ -1,7 +1,7 @@
+import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { type BlockReader, confirmedBy } from './block.js';
 
 const XLAM: BodyForm = {
   format: 'xlam',

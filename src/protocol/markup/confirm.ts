@@ -1,5 +1,5 @@
+import { skipBlanks } from '../block.js';
 import { isLineEnd, isSpaceOrTab } from '../chars.js';
-import { skipBlanks } from '../dialects/block.js';
 import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ArgumentsTree } from './arguments-tree.js';
 import type { MarkupForm } from './form.js';

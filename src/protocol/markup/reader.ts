@@ -1,5 +1,3 @@
-import { CDATA_OPEN, unwrapCdata } from '../cdata.js';
-import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
 import {
   type BlockFailure,
   type BlockLimits,
@@ -7,7 +5,9 @@ import {
   BlockStatus,
   type BlockStream,
   Streamed,
-} from '../dialects/block.js';
+} from '../block.js';
+import { CDATA_OPEN, unwrapCdata } from '../cdata.js';
+import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
 import { decodeEntities, LITERAL, NEED_MORE, readEntity } from '../entities.js';
 import type {
   ArgumentPath,

@@ -1,4 +1,4 @@
-import { isWhitespace } from '../chars.js';
+import { isWhitespace } from './chars.js';
 import type {
   ArgumentPath,
   CallFormat,
@@ -6,8 +6,8 @@ import type {
   ParseWarningCode,
   PartialCall,
   ToolArguments,
-} from '../events.js';
-import type { ArgumentSchema } from '../markup/arguments-tree.js';
+} from './events.js';
+import type { ArgumentSchema } from './markup/arguments-tree.js';
 
 /** What bounds a block: the parser's own limits and what it knows of the tools. */
 export interface BlockLimits {

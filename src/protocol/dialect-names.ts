@@ -1,0 +1,51 @@
+/**
+ * The written forms of tool calls the parser reads besides the `<tool>` protocol, and how
+ * each writes argument values: `text` in elements (a schema types them), `json`, `python`
+ * literals, or Gemma's own syntax (strings between `<|"|>` tokens, bare keys).
+ */
+export const DIALECT_VALUES = {
+  'anthropic-xml': 'text',
+  'minimax-m2': 'text',
+  'qwen3-coder': 'text',
+  'seed-oss': 'text',
+  glm: 'text',
+  deepseek: 'json',
+  'deepseek-dsml': 'text',
+  step3: 'text',
+  'kimi-k2': 'json',
+  hermes: 'json',
+  nemotron: 'json',
+  'command-r7b': 'json',
+  mistral: 'json',
+  lfm2: 'python',
+  minicpm3: 'python',
+  jamba: 'json',
+  granite: 'json',
+  'llama3-json': 'json',
+  olmo3: 'python',
+  'gpt-oss': 'json',
+  gemma4: 'gemma',
+  llama4: 'python',
+  functionary: 'json',
+  functools: 'json',
+  apertus: 'json',
+  xlam: 'json',
+  internlm: 'json',
+  gigachat: 'json',
+  longcat: 'json',
+  cline: 'text',
+} as const;
+
+/** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */
+export type Dialect = 'tagcall' | keyof typeof DIALECT_VALUES;
+export const DIALECTS: readonly Dialect[] = [
+  'tagcall',
+  ...(Object.keys(DIALECT_VALUES) as Array<keyof typeof DIALECT_VALUES>),
+];
+
+/** Whether `name` is a dialect the parser reads (or `auto`). */
+export function isDialect(name: unknown): name is Dialect | 'auto' {
+  return (
+    name === 'auto' || (typeof name === 'string' && (DIALECTS as readonly string[]).includes(name))
+  );
+}
