@@ -1,12 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
-  countsInOrder,
   createStats,
   mergeStats,
-  statsInOrder,
   summarizeStats,
   type TranscriptStats,
 } from '../transcripts/index.js';
+import { countsInOrder, statsInOrder } from '../transcripts/stats.js';
 import { CliError, defineCommand, UsageError } from './command.js';
 import { mine } from './mine.js';
 import { MINING_FLAGS, MINING_USAGE, miningSettings } from './mining-flags.js';

@@ -16,12 +16,10 @@ export {
   addFinding,
   addMessage,
   compareBytes,
-  countsInOrder,
   createStats,
   type LogBlock,
   mergeStats,
   type RankedCall,
-  statsInOrder,
   summarizeStats,
   type TranscriptStats,
 } from './stats.js';
