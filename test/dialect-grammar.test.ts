@@ -13,7 +13,10 @@ import {
   printGbnf,
   readMarks,
   recognize,
+  renderCallIn,
+  type ToolArguments,
   type ToolLike,
+  WRITTEN_FORMS,
 } from './support/all.js';
 
 const tool = (name: string, inputSchema: ToolLike['inputSchema']): ToolLike => ({
@@ -125,6 +128,25 @@ describe('family grammars', () => {
       toolChoice: 'required',
     });
     expect([required.grammar_lazy, required.grammar_triggers]).toEqual([false, []]);
+  });
+
+  it('accept what the renderer writes for the family: both read one written form', () => {
+    // Values a JSON form writes as they are (a grammar escapes `<` in some): quotes, unicode,
+    // a newline, an empty list of properties too.
+    const calls: Array<{ toolName: string; arguments: ToolArguments }> = [
+      { toolName: 'get_weather', arguments: { city: 'Paris "é" 日本 🎉\nx', days: 3 } },
+      { toolName: 'get_weather', arguments: { city: '' } },
+    ];
+    for (const dialect of FAMILIES)
+      for (const call of calls) {
+        const { lead } = WRITTEN_FORMS[dialect];
+        const rendered = renderCallIn(dialect, call);
+        expect(rendered.startsWith(lead?.rendered ?? ''), dialect).toBe(true);
+        // A model's reply begins without what only the template writes, with what only a grammar asks.
+        const reply = `${lead?.generated ?? ''}${rendered.slice(lead?.rendered?.length ?? 0)}`;
+        const grammar = buildDialectGrammar(dialect, [weather], { allowText: false });
+        expect(recognize(grammar, reply), `${dialect}: ${JSON.stringify(reply)}`).toBe(true);
+      }
   });
 
   it('every family has a grammar, and one call a reply where the form holds one', () => {

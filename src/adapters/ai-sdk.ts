@@ -10,6 +10,7 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
 import { renderToolResult } from '../messages/index.js';
+import { DEFAULT_DIALECT } from '../protocol/dialect-names.js';
 import {
   type Dialect,
   type ParserOptions,
@@ -97,9 +98,9 @@ function toolSection(
  */
 export function promptForTextProtocol(
   params: LanguageModelV3CallOptions,
-  dialect: Dialect | 'auto' = 'tagcall',
+  dialect: Dialect | 'auto' = DEFAULT_DIALECT,
 ): LanguageModelV3Prompt {
-  const written = dialect === 'auto' ? 'tagcall' : dialect;
+  const written = dialect === 'auto' ? DEFAULT_DIALECT : dialect;
   const functions = (params.tools ?? []).filter(
     (t): t is LanguageModelV3FunctionTool => t.type === 'function',
   );
@@ -179,7 +180,7 @@ export function tagcallMiddleware(
       reasoning: options.thinking ?? true,
       parser: {
         prefilledThinking: 'never' as const,
-        dialect: options.dialect ?? 'tagcall',
+        dialect: options.dialect ?? DEFAULT_DIALECT,
         toolNames: tools.map((t) => t.name),
         ...options.parser,
       },

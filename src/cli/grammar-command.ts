@@ -6,6 +6,7 @@ import {
   toolCallGrammar,
   xgrammarStructuralTag,
 } from '../grammar/index.js';
+import { DEFAULT_DIALECT, isFamilyDialect } from '../protocol/dialect-names.js';
 import { DIALECTS, type Dialect } from '../protocol/index.js';
 import {
   createToolbox,
@@ -45,10 +46,10 @@ export async function runGrammar(settings: GrammarSettings): Promise<string> {
     }
   }
   const toolChoice = settings.callsOnly ? 'required' : 'auto';
-  const dialect = settings.dialect ?? 'tagcall';
+  const dialect = settings.dialect ?? DEFAULT_DIALECT;
   if (settings.format === 'llama.cpp')
     return `${JSON.stringify(llamaCppGrammarFields(tools, { toolChoice, maxCalls: settings.maxCalls, dialect }), null, 2)}\n`;
-  if (dialect !== 'tagcall' && settings.format !== 'xgrammar') {
+  if (isFamilyDialect(dialect) && settings.format !== 'xgrammar') {
     const grammar = buildDialectGrammar(dialect, tools, {
       allowText: !settings.callsOnly,
       maxCalls: settings.maxCalls,
@@ -86,7 +87,7 @@ Options:
                       for vLLM / SGLang
   --dialect D         calls in a model family's own format (any dialect of tagcall parse but
                       auto; default tagcall: the <tool> protocol): text first, the calls last;
-                      with llama.cpp, lazy from the family's opening (e.g. <tool_call>)
+                      with llama.cpp, lazy from the family's own opening token
   --calls-only        no free text: only [thinking] lines and calls (for tool_choice
                       "required": with llama.cpp/xgrammar, a grammar that is not lazy)
   --max-calls N       most calls per reply (default 4)
@@ -106,7 +107,7 @@ export const grammarCommand = defineCommand({
   },
   async run({ values }, usage) {
     const dialect = oneOf(values.dialect, DIALECTS, '--dialect', usage);
-    if (dialect !== undefined && dialect !== 'tagcall' && values.format === 'xgrammar')
+    if (dialect !== undefined && isFamilyDialect(dialect) && values.format === 'xgrammar')
       throw new UsageError(
         `--format xgrammar writes a structural tag for the <tool> protocol only; for --dialect ${dialect} use --format lark, gbnf or llama.cpp`,
         usage,

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { DEFAULT_DIALECT, isFamilyDialect } from '../protocol/dialect-names.js';
 import { DIALECTS } from '../protocol/index.js';
 import { TRANSCRIPT_FORMATS } from '../transcripts/index.js';
 import { type Flags, oneOf, positiveInteger, UsageError } from './command.js';
@@ -17,7 +18,7 @@ export const MINING_FLAGS = {
   'files-from': { type: 'string' },
 } as const;
 
-export const MINING_USAGE = `  --dialect D           tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')}, or auto
+export const MINING_USAGE = `  --dialect D           ${DEFAULT_DIALECT} (default), ${DIALECTS.filter(isFamilyDialect).join(', ')}, or auto
   --tool-names A,B      tool names, for the cline dialect (and auto)
   --input F             how files are read: ${TRANSCRIPT_FORMATS.join(', ')}
                         (default: told from each file's content)

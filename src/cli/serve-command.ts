@@ -1,4 +1,5 @@
 import { redactUrl } from '../messages/redact-url.js';
+import { DEFAULT_DIALECT, isFamilyDialect } from '../protocol/dialect-names.js';
 import { DIALECTS } from '../protocol/index.js';
 import { PROXY_DEFAULTS, type ProxyOptions, startProxy } from '../server/index.js';
 import {
@@ -44,7 +45,7 @@ Options:
                         format (lazy for tool_choice auto: from the format's opening on), as a
                         llama-server completion (/apply-template, then /v1/completions)
   --dialect D           the call format the model is taught, its earlier calls are written in and
-                        its replies are read in: tagcall (default), ${DIALECTS.filter((d) => d !== 'tagcall').join(', ')},
+                        its replies are read in: ${DEFAULT_DIALECT} (default), ${DIALECTS.filter(isFamilyDialect).join(', ')},
                         or auto (reads all of them; the prompt teaches <tool>)
   --api-key KEY         sent upstream (default: the client's Authorization header)
   --require-key KEY     clients must send "Authorization: Bearer KEY" (default: $TAGCALL_SERVE_KEY;

@@ -1,3 +1,5 @@
+import { DEFAULT_DIALECT, isFamilyDialect } from '../protocol/dialect-names.js';
+import { TAGCALL_TAGS } from '../protocol/dialects/index.js';
 import type { Dialect } from '../protocol/index.js';
 import { buildDialectGrammar, dialectTriggers } from './dialect-grammar.js';
 import { grammarLiterals } from './model.js';
@@ -5,7 +7,7 @@ import { printGbnf } from './print-gbnf.js';
 import { buildToolGrammar, type ToolGrammarOptions, type ToolLike } from './tool-grammar.js';
 import { type GrammarTrigger, lineStartTrigger, preservedTokens, TriggerType } from './triggers.js';
 
-const TRIGGER = '<tool>';
+const TRIGGER = TAGCALL_TAGS.open;
 
 /** Thinking tags, a special token in Qwen's and DeepSeek's vocabularies: kept so the parser sees them. */
 const THINKING_TAGS = ['<think>', '</think>'];
@@ -41,16 +43,15 @@ export function llamaCppGrammarFields(
   options: DecoderGrammarOptions = {},
 ): LlamaCppGrammarFields {
   const lazy = (options.toolChoice ?? 'auto') === 'auto';
-  const dialect = options.dialect ?? 'tagcall';
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
   const settings = {
     maxCalls: options.maxCalls,
     allowText: lazy,
     scope: lazy ? ('trigger' as const) : ('reply' as const),
   };
-  const [grammar, triggers] =
-    dialect === 'tagcall'
-      ? [buildToolGrammar(tools, settings), [lineStartTrigger(TRIGGER)]]
-      : [buildDialectGrammar(dialect, tools, settings), dialectTriggers(dialect, tools)];
+  const [grammar, triggers] = isFamilyDialect(dialect)
+    ? [buildDialectGrammar(dialect, tools, settings), dialectTriggers(dialect, tools)]
+    : [buildToolGrammar(tools, settings), [lineStartTrigger(TRIGGER)]];
   const sent = lazy ? triggers : [];
   return {
     grammar: printGbnf(grammar),
@@ -97,7 +98,12 @@ export function xgrammarStructuralTag(
       type: 'triggered_tags',
       triggers: [TRIGGER],
       tags: [
-        { type: 'tag', begin: TRIGGER, content: { type: 'grammar', grammar }, end: '</tool>' },
+        {
+          type: 'tag',
+          begin: TRIGGER,
+          content: { type: 'grammar', grammar },
+          end: TAGCALL_TAGS.close,
+        },
       ],
       at_least_one: options.toolChoice === 'required',
       stop_after_first: false,

@@ -1,7 +1,12 @@
-import { blockReaders } from '../protocol/dialects/index.js';
-import type { Dialect } from '../protocol/index.js';
+import type { FamilyDialect } from '../protocol/dialect-names.js';
+import {
+  blockReaders,
+  TAGCALL_TAGS,
+  WRITTEN_FORMS,
+  type WrittenArguments,
+  type WrittenForm,
+} from '../protocol/dialects/index.js';
 import type { JsonSchema } from '../tools/index.js';
-import { type ArgumentsForm, DIALECT_FORMS, type DialectForm } from './dialect-forms.js';
 import { freeText, type TextLimits } from './free-text.js';
 import { literalValues, type ObjectFrame } from './literal-values.js';
 import { type Member, orderedMembers } from './members.js';
@@ -14,7 +19,7 @@ import { TAGCALL_TEXT, type ToolLike } from './tool-grammar.js';
 import { type GrammarTrigger, triggersFor } from './triggers.js';
 
 /** The families a grammar can be written for: every dialect but the `<tool>` protocol's own. */
-export type GrammarDialect = Exclude<Dialect, 'tagcall'>;
+export type GrammarDialect = FamilyDialect;
 
 export interface DialectGrammarOptions {
   /** Free text before the calls. Default true; false: calls only. */
@@ -55,27 +60,26 @@ function refuseUnnamed(
       );
 }
 
+/** Whether a schema's values are strings (a schema without a type too: its value is text). */
+const isStringSchema = (schema: JsonSchema | undefined) =>
+  schema?.type === undefined || schema.type === 'string';
+
 /** The arguments of one call, as the family writes them, marked as an object. */
 function argumentsOf(
   rules: Rules,
-  form: ArgumentsForm,
+  form: WrittenArguments,
   dialect: string,
   toolNames: readonly string[],
 ): (schema: JsonSchema, context: string) => Expr {
   if (form.kind === 'text') {
     const values = textValues(rules);
     return (schema, context) => {
-      refuseUnnamed(
-        schema,
-        context,
-        dialect,
-        (key) => form.open(key, schema.properties?.[key]) !== undefined,
-      );
+      refuseUnnamed(schema, context, dialect, form.names);
       const required = new Set(schema.required ?? []);
       const members: Member[] = [];
       for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-        const open = form.open(key, sub);
-        if (open === undefined) continue;
+        if (!form.names(key)) continue;
+        const open = form.open(key, isStringSchema(sub));
         const value = values.valueFor(
           sub,
           `${context}-${key}`,
@@ -83,7 +87,10 @@ function argumentsOf(
           form.forbid(key, toolNames),
         );
         members.push({
-          expr: mark({ type: 'key', key }, seq(lit(open), value, lit(`${form.close(key)}\n`))),
+          expr: mark(
+            { type: 'key', key },
+            seq(lit(open), value, lit(form.close(key) + form.after)),
+          ),
           required: required.has(key),
         });
       }
@@ -91,12 +98,18 @@ function argumentsOf(
     };
   }
   if (form.kind === 'gemma') {
-    const values = literalValues(rules, { syntax: 'gemma' });
+    const values = literalValues(rules, {
+      syntax: 'gemma',
+      quote: form.quote,
+      tokens: form.tokens,
+    });
     return (schema, context) => {
       refuseUnnamed(schema, context, dialect, isBareKey);
       return values.objectOf(schema, context, gemmaFrame);
     };
   }
+  if (form.kind === 'xml')
+    throw new GrammarError(`${dialect}'s elements have a grammar builder of their own`);
   const values = literalValues(rules, { syntax: form.kind, forbid: form.forbid });
   if (form.kind === 'python')
     return (schema, context) => {
@@ -113,7 +126,7 @@ function argumentsOf(
  */
 function textLimits(dialect: GrammarDialect, toolNames: readonly string[]): TextLimits {
   const anywhere = new Set(TAGCALL_TEXT.anywhere);
-  const lineStart = new Set(TAGCALL_TEXT.lineStart.filter((w) => w !== '<tool>'));
+  const lineStart = new Set(TAGCALL_TEXT.lineStart.filter((w) => w !== TAGCALL_TAGS.open));
   for (const reader of blockReaders(dialect, toolNames)) {
     if (reader.open === '') continue;
     if (reader.anywhere === true || reader.midLine !== undefined) anywhere.add(reader.open);
@@ -122,9 +135,9 @@ function textLimits(dialect: GrammarDialect, toolNames: readonly string[]): Text
   return { anywhere: [...anywhere], lineStart: [...lineStart] };
 }
 
-function formOf(dialect: GrammarDialect): DialectForm {
-  const form = DIALECT_FORMS[dialect];
-  if (form === undefined)
+function formOf(dialect: GrammarDialect): WrittenForm {
+  const form = WRITTEN_FORMS[dialect];
+  if (form === undefined || form.args.kind === 'xml')
     throw new GrammarError(`no grammar for the dialect ${JSON.stringify(dialect)}`);
   return form;
 }
@@ -149,7 +162,7 @@ export function buildDialectGrammar(
   const names = tools.map((t) => t.name);
   const args = argumentsOf(rules, form.args, dialect, names);
   const calls = tools.map((tool) => {
-    const [before, after] = form.call(tool.name);
+    const [before, after] = form.call(tool.name, 'local');
     return mark(
       { type: 'call', serverName: 'local', toolName: tool.name },
       rules.define(
@@ -163,7 +176,7 @@ export function buildDialectGrammar(
   const block = rules.define(
     'calls',
     seq(
-      lit(form.open),
+      lit(`${form.lead?.generated ?? ''}${form.open}`),
       call,
       rep(seq(lit(form.separator), call), 0, Math.max(0, most - 1)),
       lit(form.close),
@@ -188,14 +201,13 @@ export function dialectOpenings(dialect: GrammarDialect, tools: readonly ToolLik
  * The opening tags of the parameters an element-text form's grammar may write first: each
  * property in schema order up to the first required one (`orderedMembers`).
  */
-function firstParameterTags(args: ArgumentsForm, schema: JsonSchema): string[] {
+function firstParameterTags(args: WrittenArguments, schema: JsonSchema): string[] {
   if (args.kind !== 'text') return [];
   const required = new Set(schema.required ?? []);
   const tags: string[] = [];
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-    const open = args.open(key, sub);
-    if (open === undefined) continue;
-    tags.push(open);
+    if (!args.names(key)) continue;
+    tags.push(args.open(key, isStringSchema(sub)));
     if (required.has(key)) break;
   }
   return tags;

@@ -7,14 +7,14 @@ import type { Rules } from './rules.js';
 import { fixedValues, integerExpr, numberExpr, typesOf } from './schema-types.js';
 
 /**
- * How a family writes literal values: JSON (most), Python literals (LFM2, OLMo 3, Llama 4), or
- * Gemma 4's (strings between `<|"|>` tokens). `forbid` lists characters a string may not hold
- * as written in its surroundings (escapes stand in for them where the syntax has escapes).
+ * How a family writes literal values: JSON (most), Python literals, or strings between a quote
+ * token (`gemma`: `quote`, and `tokens` that end a string or a call wherever they stand).
+ * `forbid` lists characters a string may not hold as written in its surroundings (escapes
+ * stand in for them where the syntax has escapes).
  */
-export interface LiteralStyle {
-  syntax: 'json' | 'python' | 'gemma';
-  forbid?: string;
-}
+export type LiteralStyle =
+  | { syntax: 'json' | 'python'; forbid?: string }
+  | { syntax: 'gemma'; quote: string; tokens: readonly string[]; forbid?: string };
 
 /** How an object's members are written: braces and `"key": value`, or a call's `key=value`. */
 export interface ObjectFrame {
@@ -27,9 +27,6 @@ export interface ObjectFrame {
 
 const hex = chars('0-9a-fA-F');
 const gap = rep(chars(' \n'), 0, 2);
-const GEMMA_QUOTE = '<|"|>';
-/** Gemma 4's tokens that end a string or a call wherever they stand. */
-const GEMMA_TOKENS = [GEMMA_QUOTE, '<tool_call|>', '<|tool_call>'];
 
 /** A string as JSON writes it, `\u` escapes for the characters its surroundings forbid. */
 function jsonString(text: string, forbid: string): string {
@@ -53,18 +50,19 @@ export function literalValues(rules: Rules, style: LiteralStyle) {
       : { true: 'true', false: 'false', null: 'null' };
 
   const stringLiteral = (): Expr => {
-    if (syntax === 'gemma') {
+    if (style.syntax === 'gemma') {
       // Anything but the string's closing token and the call's tokens (which end the call
       // wherever they stand), and the characters `forbid` names.
+      const { quote, tokens } = style;
       return rules.once('gemma-string', () =>
         seq(
-          lit(GEMMA_QUOTE),
+          lit(quote),
           freeText(
             rules,
-            { anywhere: [...GEMMA_TOKENS, ...Array.from(forbid)], lineStart: [] },
+            { anywhere: [...tokens, ...Array.from(forbid)], lineStart: [] },
             'gemma-text',
           ).midLine,
-          lit(GEMMA_QUOTE),
+          lit(quote),
         ),
       );
     }
@@ -96,8 +94,8 @@ export function literalValues(rules: Rules, style: LiteralStyle) {
     if (value === false) return words.false;
     if (typeof value === 'number') return JSON.stringify(value);
     if (typeof value !== 'string') return undefined;
-    if (syntax === 'gemma')
-      return value.includes(GEMMA_QUOTE) ? undefined : `${GEMMA_QUOTE}${value}${GEMMA_QUOTE}`;
+    if (style.syntax === 'gemma')
+      return value.includes(style.quote) ? undefined : `${style.quote}${value}${style.quote}`;
     if (syntax === 'python') return pythonString(value);
     return jsonString(value, forbid);
   }

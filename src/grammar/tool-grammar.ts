@@ -1,3 +1,4 @@
+import { TAGCALL_TAGS } from '../protocol/dialects/index.js';
 import { THINK_TAGS } from '../protocol/scanner.js';
 import type { ListedTool } from '../tools/index.js';
 import type { TextLimits } from './free-text.js';
@@ -42,8 +43,10 @@ const THINKING_OPENINGS = THINK_TAGS.map(([open]) => open).filter((open) => !ope
  */
 export const TAGCALL_TEXT: TextLimits = {
   anywhere: ['</think>'],
-  lineStart: ['<tool>', '[', '```', '~~~', ...THINKING_OPENINGS],
+  lineStart: [TAGCALL_TAGS.open, '[', '```', '~~~', ...THINKING_OPENINGS],
 };
+
+const element = (name: string, text: string) => `<${name}>${text}</${name}>`;
 
 /**
  * A thinking line: `[`, brackets balanced (nested at most three deep), `]`, a newline; not one
@@ -82,7 +85,7 @@ export function buildToolGrammar(
   const { ws } = values;
   const bodies = tools.map((tool) => {
     const context = `${tool.serverName}-${tool.name}`;
-    const server = lit(`<server_name>${tool.serverName}</server_name>`);
+    const server = lit(element(TAGCALL_TAGS.server, tool.serverName));
     return mark(
       { type: 'call', serverName: tool.serverName, toolName: tool.name },
       rules.define(
@@ -90,12 +93,12 @@ export function buildToolGrammar(
         seq(
           ws,
           tool.serverName === 'local' ? opt(seq(server, ws)) : seq(server, ws),
-          lit(`<tool_name>${tool.name}</tool_name>`),
+          lit(element(TAGCALL_TAGS.tool, tool.name)),
           ws,
-          lit('<arguments>'),
+          lit(`<${TAGCALL_TAGS.container}>`),
           ws,
           values.objectOf(tool.inputSchema, context, true),
-          lit('</arguments>'),
+          lit(`</${TAGCALL_TAGS.container}>`),
           ws,
         ),
       ),
@@ -104,7 +107,7 @@ export function buildToolGrammar(
   const body = alt(...bodies);
   const scope = options.scope ?? 'reply';
   if (scope === 'call-body') return rules.grammar(body);
-  const call = rules.define('call', seq(lit('<tool>'), body, lit('</tool>')));
+  const call = rules.define('call', seq(lit(TAGCALL_TAGS.open), body, lit(TAGCALL_TAGS.close)));
   const thinking = thinkingLine(rules);
   const blanks = star(chars(' \t'));
   const root = replyRoot(

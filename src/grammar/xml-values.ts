@@ -1,3 +1,4 @@
+import { isElementName } from '../protocol/dialects/index.js';
 import type { JsonValue } from '../protocol/index.js';
 import type { JsonSchema } from '../tools/index.js';
 import { BLANKS } from './free-text.js';
@@ -5,11 +6,6 @@ import { literalValues } from './literal-values.js';
 import { alt, chars, type Expr, lit, mark, opt, plus, seq, star } from './model.js';
 import type { Rules } from './rules.js';
 import { fixedValues, GrammarError, integerExpr, numberExpr, typesOf } from './schema-types.js';
-
-/** A name the parser reads as a tag name (its `MAX_NAME_LENGTH` included). */
-export const isElementName = (name: string): boolean =>
-  /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]{0,255}$/u.test(name) &&
-  name.length <= 256;
 
 const escapeText = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

@@ -43,6 +43,16 @@ export const DIALECTS: readonly Dialect[] = [
   ...(Object.keys(DIALECT_VALUES) as Array<keyof typeof DIALECT_VALUES>),
 ];
 
+/** The `<tool>` protocol's dialect: what tagcall teaches and reads unless told otherwise. */
+export const DEFAULT_DIALECT = 'tagcall';
+
+/** A model family's own form: every dialect but the `<tool>` protocol. */
+export type FamilyDialect = Exclude<Dialect, typeof DEFAULT_DIALECT>;
+
+/** Whether `dialect` is a model family's own form (not the `<tool>` protocol). */
+export const isFamilyDialect = (dialect: Dialect): dialect is FamilyDialect =>
+  dialect !== DEFAULT_DIALECT;
+
 /** Whether `name` is a dialect the parser reads (or `auto`). */
 export function isDialect(name: unknown): name is Dialect | 'auto' {
   return (

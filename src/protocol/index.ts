@@ -1,5 +1,5 @@
 export { DIALECT_VALUES, DIALECTS, type Dialect } from './dialect-names.js';
-export { renderCallIn } from './dialects/render.js';
+export { renderCall, renderCallIn } from './dialects/render.js';
 export type * from './events.js';
 export { MAX_RENDERED_DEPTH, NestingLimitError } from './json-depth.js';
 export type { ArgumentSchema } from './markup/arguments-tree.js';
@@ -18,5 +18,5 @@ export {
   type ParserOptions,
   type PrefilledThinking,
 } from './parser-options.js';
-export { renderArguments, renderCall } from './render.js';
+export { renderArguments } from './render.js';
 export { parseStream, ToolCallStream } from './stream.js';

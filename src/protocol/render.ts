@@ -42,15 +42,3 @@ export function renderArguments(args: ToolArguments, indent = '  '): string {
   for (const [key, value] of Object.entries(args)) renderValue(key, value, indent, out);
   return out.join('\n');
 }
-
-/** The canonical `<tool>` block of a call, as the model is asked to write it. */
-export function renderCall(call: RenderableCall): string {
-  const body = renderArguments(call.arguments);
-  return [
-    '<tool>',
-    `<server_name>${call.serverName ?? 'local'}</server_name>`,
-    `<tool_name>${call.toolName}</tool_name>`,
-    body === '' ? '<arguments></arguments>' : `<arguments>\n${body}\n</arguments>`,
-    '</tool>',
-  ].join('\n');
-}

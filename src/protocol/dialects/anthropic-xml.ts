@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
+import { fixedTrigger, type WrittenElements, type WrittenForm } from './written.js';
 
 /** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
 const NAME_ATTRIBUTE = String.raw`\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')`;
@@ -51,7 +52,9 @@ function invokeForm(
   };
 }
 
-const ANTHROPIC = invokeForm('anthropic-xml', '<function_calls>', '</function_calls>');
+const ANTHROPIC_OPEN = '<function_calls>';
+const ANTHROPIC_CLOSE = '</function_calls>';
+const ANTHROPIC = invokeForm('anthropic-xml', ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
 
 /**
  * Anthropic's XML form: `<function_calls>`, then per call `<invoke name="tool">` with
@@ -64,7 +67,9 @@ export const anthropicXml: BlockReader = {
   stream: (sink, limits) => new MarkupReader(ANTHROPIC, sink, limits),
 };
 
-const MINIMAX = invokeForm('minimax-m2', '<minimax:tool_call>', '</minimax:tool_call>');
+const MINIMAX_OPEN = '<minimax:tool_call>';
+const MINIMAX_CLOSE = '</minimax:tool_call>';
+const MINIMAX = invokeForm('minimax-m2', MINIMAX_OPEN, MINIMAX_CLOSE);
 
 /**
  * MiniMax-M2's form, as its chat template writes it: Anthropic's `<invoke>` calls inside
@@ -91,8 +96,10 @@ const dsmlForm = (block: string) =>
     DSML,
     DSML_STRING_ATTRIBUTE,
   );
+/** The wrapper DeepSeek V3.2's template writes (V4's is `tool_calls`). */
+const DSML_V32_BLOCK = 'function_calls';
 
-const DSML_V32 = dsmlForm('function_calls');
+const DSML_V32 = dsmlForm(DSML_V32_BLOCK);
 const DSML_V4 = dsmlForm('tool_calls');
 
 /**
@@ -119,12 +126,13 @@ export const deepseekDsmlV4: BlockReader = {
 /** Step-3's tokens (ASCII `_`, full-width `｜`: not DeepSeek's `▁`). */
 const STEP3_CALL = '<｜tool_call_begin｜>';
 const STEP3_SEP = '<｜tool_sep｜>';
-const STEP3_BASE = invokeForm(
-  'step3',
-  '<｜tool_calls_begin｜>',
-  '<｜tool_calls_end｜>',
-  'steptml:',
-);
+const STEP3_OPEN = '<｜tool_calls_begin｜>';
+const STEP3_CLOSE = '<｜tool_calls_end｜>';
+const STEP3_PREFIX = 'steptml:';
+/** What closes one call: the invoke's close and the call's token. */
+const STEP3_CALL_END = '<｜tool_call_end｜>';
+const STEP3_CALL_CLOSE = `</${STEP3_PREFIX}invoke>${STEP3_CALL_END}`;
+const STEP3_BASE = invokeForm('step3', STEP3_OPEN, STEP3_CLOSE, STEP3_PREFIX);
 
 const STEP3: MarkupForm = {
   ...STEP3_BASE,
@@ -135,7 +143,7 @@ const STEP3: MarkupForm = {
     read: namedOpening(
       STEP3_CALL,
       new RegExp(
-        `${STEP3_CALL}(?:\\s{0,64}function\\s{0,64}${STEP3_SEP})?\\s{0,64}<steptml:invoke${NAME_ATTRIBUTE}\\s{0,64}>`,
+        `${STEP3_CALL}(?:\\s{0,64}function\\s{0,64}${STEP3_SEP})?\\s{0,64}<${STEP3_PREFIX}invoke${NAME_ATTRIBUTE}\\s{0,64}>`,
         'y',
       ),
       (match) =>
@@ -145,10 +153,10 @@ const STEP3: MarkupForm = {
     ),
     // The invoke's close and the call's token, as both peers read them; the token is special,
     // so the close counts wherever it stands (vLLM's tests write <｜tool_sep｜> after it).
-    close: '</steptml:invoke><｜tool_call_end｜>',
+    close: STEP3_CALL_CLOSE,
     closeInValue: 'token',
     unnamed: `write the call as ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="tool_name">`,
-    unclosed: `${STEP3_CALL} was not closed with </steptml:invoke><｜tool_call_end｜>`,
+    unclosed: `${STEP3_CALL} was not closed with ${STEP3_CALL_CLOSE}`,
   },
 };
 
@@ -163,4 +171,86 @@ export const step3: BlockReader = {
   open: STEP3.wrapper?.open ?? '',
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(STEP3, sink, limits),
+};
+
+/**
+ * Parameters as the `<invoke>` forms write them, `<{prefix}parameter name="key">value
+ * </{prefix}parameter>` then `after`; with `marked`, the opening says `string="true"` for
+ * text and `"false"` for anything else (DSML's, as DeepSeek's template writes it from the
+ * value). A value holds none of `tags`.
+ */
+function invokeParameters(
+  prefix: string,
+  marked: boolean,
+  after: string,
+  tags: readonly string[],
+): WrittenElements {
+  return {
+    kind: 'text',
+    names: (key) => key.length <= 256 && !key.includes('"'),
+    open: (key, isString) =>
+      `<${prefix}parameter name="${key}"${marked ? ` string="${isString}"` : ''}>`,
+    close: () => `</${prefix}parameter>`,
+    after,
+    mode: () => 'verbatim',
+    forbid: () => tags,
+  };
+}
+
+/**
+ * How the `<invoke>` forms write calls: in `open` … `close`, each invoke and each parameter on
+ * a line of its own; with `prefix` (DSML's `｜DSML｜`) before each tag's name and each
+ * parameter marked `string="…"`.
+ */
+export function invokeWritten(open: string, close: string, prefix = ''): WrittenForm {
+  const tags = [
+    open,
+    close,
+    `<${prefix}invoke`,
+    `</${prefix}invoke>`,
+    `<${prefix}parameter`,
+    `</${prefix}parameter>`,
+  ];
+  return {
+    args: invokeParameters(prefix, prefix !== '', '\n', tags),
+    call: (name) => [`<${prefix}invoke name="${name}">\n`, `</${prefix}invoke>\n`],
+    open: `${open}\n`,
+    close,
+    separator: '',
+    trigger: fixedTrigger(open),
+  };
+}
+
+export const ANTHROPIC_WRITTEN = invokeWritten(ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
+export const MINIMAX_WRITTEN = invokeWritten(MINIMAX_OPEN, MINIMAX_CLOSE);
+export const DSML_WRITTEN = invokeWritten(
+  `<${DSML}${DSML_V32_BLOCK}>`,
+  `</${DSML}${DSML_V32_BLOCK}>`,
+  DSML,
+);
+
+/**
+ * Step-3's calls as vLLM's and SGLang's Step-3 readers and tests write them (no public
+ * template was found): every tag and token back to back.
+ */
+export const STEP3_WRITTEN: WrittenForm = {
+  args: invokeParameters(STEP3_PREFIX, false, '', [
+    STEP3_OPEN,
+    STEP3_CLOSE,
+    STEP3_CALL,
+    STEP3_CALL_END,
+    STEP3_SEP,
+    `<${STEP3_PREFIX}invoke`,
+    `</${STEP3_PREFIX}invoke>`,
+    `<${STEP3_PREFIX}parameter`,
+    `</${STEP3_PREFIX}parameter>`,
+  ]),
+  call: (name) => [
+    `${STEP3_CALL}function${STEP3_SEP}<${STEP3_PREFIX}invoke name="${name}">`,
+    STEP3_CALL_CLOSE,
+  ],
+  open: STEP3_OPEN,
+  close: STEP3_CLOSE,
+  separator: '',
+  trigger: fixedTrigger(STEP3_OPEN),
 };

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const APERTUS: BodyForm = {
   format: 'apertus',
@@ -24,4 +25,14 @@ export const apertus: BlockReader = {
   open: APERTUS.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(APERTUS, sink, limits),
+};
+
+/** Apertus' list as its template writes it: each call an object keyed by the tool's name. */
+export const APERTUS_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`{${JSON.stringify(name)}: `, '}'],
+  open: `${APERTUS.open}[`,
+  close: `]${APERTUS.close}`,
+  separator: ', ',
+  trigger: fixedTrigger(APERTUS.open),
 };

@@ -2,9 +2,11 @@ import { type BlockReader, skipBlanks } from '../block.js';
 import { literalOpening, type MarkupForm } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { anyOpeningTag } from './tagcall.js';
+import { isElementName, type WrittenForm } from './written.js';
 
 /** Parameters whose text is kept as written but for one newline at each end, as Cline does. */
 const VERBATIM = new Set(['content', 'diff']);
+const textOf = (key: string) => (VERBATIM.has(key) ? 'newlines' : 'trim');
 
 /** Cline's calls of `toolName`, opened by `read` (its tag, or its self-closing tag). */
 function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupForm {
@@ -31,7 +33,7 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
     },
     key: (name) => name,
     nested: false,
-    text: (key) => (VERBATIM.has(key) ? 'newlines' : 'trim'),
+    text: textOf,
     repeated: 'warn',
     jsonForm: false,
     empty: `${open} holds no call`,
@@ -82,3 +84,27 @@ export function clineSelfClosingReader(toolName: string): BlockReader {
   const form = clineForm(toolName, literalOpening(tag, `${toolName}/`));
   return { open: tag, stream: (sink, limits) => new MarkupReader(form, sink, limits) };
 }
+
+/**
+ * Cline's calls as its prompt shows them: the tool's tag, each parameter's element on a line
+ * of its own. A value holds neither its own close nor a tool's (the reader takes a close where
+ * the next parameter or the tool's close follows it; a grammar leaves no doubt). A call opens
+ * at a line start, with its tool's tag.
+ */
+export const CLINE_WRITTEN: WrittenForm = {
+  args: {
+    kind: 'text',
+    names: isElementName,
+    open: (key) => `<${key}>`,
+    close: (key) => `</${key}>`,
+    after: '\n',
+    mode: textOf,
+    forbid: (key, tools) => [`</${key}>`, ...tools.map((name) => `</${name}>`)],
+  },
+  call: (name) => [`<${name}>\n`, `</${name}>`],
+  open: '',
+  close: '',
+  separator: '\n',
+  trigger: (name) => `<${name}>`,
+  triggerAtLineStart: true,
+};

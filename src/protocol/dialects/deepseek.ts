@@ -2,18 +2,23 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
+
+const CALLS = { open: '<｜tool▁calls▁begin｜>', close: '<｜tool▁calls▁end｜>' };
+const CALL = {
+  open: '<｜tool▁call▁begin｜>',
+  separator: '<｜tool▁sep｜>',
+  close: '<｜tool▁call▁end｜>',
+};
 
 const FORM: BodyForm = {
   format: 'deepseek',
   kind: 'sections',
-  open: '<｜tool▁calls▁begin｜>',
-  close: '<｜tool▁calls▁end｜>',
+  ...CALLS,
   closeIsToken: true,
   syntax: Syntax.Json,
   call: {
-    open: '<｜tool▁call▁begin｜>',
-    separator: '<｜tool▁sep｜>',
-    close: '<｜tool▁call▁end｜>',
+    ...CALL,
     // V3 and R1 write the constant `function` before the separator, then the name on its own
     // line and the arguments in a ```json fence.
     nameOf: (header) => (header === 'function' ? '' : header),
@@ -30,4 +35,14 @@ export const deepseek: BlockReader = {
   open: FORM.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(FORM, sink, limits),
+};
+
+/** DeepSeek V3.1's calls as its template writes them (the JSON as the request gave it). */
+export const DEEPSEEK_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`${CALL.open}${name}${CALL.separator}`, CALL.close],
+  open: CALLS.open,
+  close: CALLS.close,
+  separator: '',
+  trigger: fixedTrigger(CALLS.open),
 };

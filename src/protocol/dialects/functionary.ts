@@ -2,6 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const FUNCTIONARY_TAG: BodyForm = {
   format: 'functionary',
@@ -75,4 +76,14 @@ export const functionaryFirstCall: BlockReader = {
   open: FUNCTIONARY_FIRST.open,
   inputStart: (s, final) => firstCallHead(s, 0, final),
   stream: (sink, limits) => new BodyReader(FUNCTIONARY_FIRST, sink, limits),
+};
+
+/** functionary v3.1's calls, the form both its templates' models read. */
+export const FUNCTIONARY_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '' },
+  call: (name) => [`${FUNCTIONARY_TAG.open}${name}>`, FUNCTIONARY_TAG.close],
+  open: '',
+  close: '',
+  separator: '\n',
+  trigger: fixedTrigger(FUNCTIONARY_TAG.open),
 };

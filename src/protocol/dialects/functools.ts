@@ -2,6 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
 
 const FUNCTOOLS: BodyForm = {
   format: 'functools',
@@ -30,4 +31,17 @@ export const functools: BlockReader = {
   midLine: listHead,
   wordStart: true,
   stream: (sink, limits) => new BodyReader(FUNCTOOLS, sink, limits),
+};
+
+const LIST_OPEN = `${FUNCTOOLS.open}[`;
+
+/** FireFunction v2's list as its template writes it, after the reply's text and a blank. */
+export const FUNCTOOLS_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '' },
+  call: nameAndArguments,
+  open: LIST_OPEN,
+  close: ']',
+  separator: ', ',
+  trigger: fixedTrigger(LIST_OPEN),
+  lead: { rendered: ' ' },
 };

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const GEMMA4: BodyForm = {
   format: 'gemma4',
@@ -25,4 +26,17 @@ export const gemma4: BlockReader = {
   open: GEMMA4.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(GEMMA4, sink, limits),
+};
+
+/** The token Gemma 4 writes a string between. */
+const QUOTE = '<|"|>';
+
+/** Gemma 4's calls as its template writes them: one a block, strings between its quote token. */
+export const GEMMA4_WRITTEN: WrittenForm = {
+  args: { kind: 'gemma', quote: QUOTE, tokens: [QUOTE, GEMMA4.close, GEMMA4.open] },
+  call: (name) => [`${GEMMA4.open}call:${name}`, GEMMA4.close],
+  open: '',
+  close: '',
+  separator: '',
+  trigger: fixedTrigger(GEMMA4.open),
 };

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
 const MESSAGE_SEP = '<|message_sep|>';
@@ -49,4 +50,18 @@ export const gigachat31: BlockReader = {
   open: GIGACHAT_3_1.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(GIGACHAT_3_1, sink, limits),
+};
+
+/** GigaChat 3's call as its template writes it: a `function call` turn after the reply's text, one a reply. */
+export const GIGACHAT_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => {
+    const [before, after] = nameAndArguments(name);
+    return [`${GIGACHAT_3_HEAD}${before}`, after];
+  },
+  open: '',
+  close: '',
+  separator: '',
+  maxCalls: 1,
+  trigger: fixedTrigger(MESSAGE_SEP),
 };

@@ -1,6 +1,14 @@
 import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
+
+const CALL = '<tool_call>';
+const CALL_CLOSE = '</tool_call>';
+const KEY = '<arg_key>';
+const KEY_CLOSE = '</arg_key>';
+const VALUE = '<arg_value>';
+const VALUE_CLOSE = '</arg_value>';
 
 /** What GLM's readers say of `\n` written as two characters between its tags. */
 const ESCAPED =
@@ -12,14 +20,14 @@ const FORM: MarkupForm = {
   // One call a block: `<tool_call>` opens the call itself, its name written after it.
   wrapper: null,
   call: {
-    start: '<tool_call>',
+    start: CALL,
     read: namedOpening(
-      '<tool_call>',
+      CALL,
       /<tool_call>[ \t]{0,64}([^\s<>{}[\]"\\]{1,256})((?:[ \t]|\\[nrt]){0,64})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
       (match) => (match[2].includes('\\') ? ESCAPED : undefined),
       (match) => match[2].includes('\\'),
     ),
-    close: '</tool_call>',
+    close: CALL_CLOSE,
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
@@ -27,7 +35,7 @@ const FORM: MarkupForm = {
   },
   parameter: {
     read: namedOpening(
-      '<arg_key>',
+      KEY,
       /<arg_key>([^<]{1,256})<\/arg_key>([^<]{0,256})<arg_value>/y,
       (match) =>
         /^\s*$/.test(match[2])
@@ -37,9 +45,9 @@ const FORM: MarkupForm = {
             : 'text between </arg_key> and <arg_value> is ignored',
       (match) => /\\[nrt]/.test(match[2]) && /^(?:\s|\\[nrt])*$/.test(match[2]),
     ),
-    close: () => '</arg_value>',
+    close: () => VALUE_CLOSE,
     unclosed: '<arg_value> was not closed with </arg_value>',
-    reopens: '<arg_key>',
+    reopens: KEY,
   },
   key: (name) => name.trim(),
   text: () => 'verbatim',
@@ -57,7 +65,25 @@ const FORM: MarkupForm = {
  * `<tool_call>` with Hermes and Qwen3-Coder: in `auto` a body that starts with a name is GLM's.
  */
 export const glm: BlockReader = {
-  open: '<tool_call>',
+  open: CALL,
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
+};
+
+/** GLM's calls as its templates write them: one a block, each key and value on a line. */
+export const GLM_WRITTEN: WrittenForm = {
+  args: {
+    kind: 'text',
+    names: (key) => key.length > 0 && key.length <= 256 && key === key.trim() && !key.includes('<'),
+    open: (key) => `${KEY}${key}${KEY_CLOSE}\n${VALUE}`,
+    close: () => VALUE_CLOSE,
+    after: '\n',
+    mode: () => 'verbatim',
+    forbid: () => [CALL, CALL_CLOSE, KEY, KEY_CLOSE, VALUE, VALUE_CLOSE],
+  },
+  call: (name) => [`${CALL}${name}\n`, CALL_CLOSE],
+  open: '',
+  close: '',
+  separator: '\n',
+  trigger: fixedTrigger(CALL),
 };

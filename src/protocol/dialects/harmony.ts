@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const harmony = (open: string): BodyForm => ({
   format: 'gpt-oss',
@@ -48,4 +49,23 @@ export const harmonyHeaderTail: BlockReader = {
     return !final && RECIPIENT.startsWith(head) ? null : false;
   },
   stream: (sink, limits) => new BodyReader(HEADER_TAIL, sink, limits),
+};
+
+/** The channel a call is written in, its recipient after it. */
+const CALL_HEAD = `${CHANNEL.open}commentary${RECIPIENT}`;
+
+/**
+ * A call as gpt-oss writes it: a message of its own on the commentary channel, its recipient in
+ * the header, one a reply (`<|call|>` ends the reply). The prompt ends with `<|start|>assistant`:
+ * a reply that calls at once begins with the channel, so a grammar leaves that head out.
+ */
+export const GPT_OSS_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`${CALL_HEAD}${name} <|constrain|>json<|message|>`, '<|call|>'],
+  open: '',
+  close: '',
+  separator: '',
+  maxCalls: 1,
+  trigger: fixedTrigger(CALL_HEAD),
+  lead: { rendered: `${START.open}assistant` },
 };

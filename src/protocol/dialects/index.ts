@@ -1,19 +1,37 @@
 import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
 import type { Dialect } from '../dialect-names.js';
-import { anthropicXml, deepseekDsml, deepseekDsmlV4, minimaxM2, step3 } from './anthropic-xml.js';
-import { apertus } from './apertus.js';
-import { clineReader, clineSelfClosingReader } from './cline.js';
-import { deepseek } from './deepseek.js';
-import { functionaryFirstCall, functionaryRecipient, functionaryTag } from './functionary.js';
-import { functools } from './functools.js';
-import { gemma4 } from './gemma.js';
-import { gigachat3, gigachat31 } from './gigachat.js';
-import { glm } from './glm.js';
-import { harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
+  ANTHROPIC_WRITTEN,
+  anthropicXml,
+  DSML_WRITTEN,
+  deepseekDsml,
+  deepseekDsmlV4,
+  MINIMAX_WRITTEN,
+  minimaxM2,
+  STEP3_WRITTEN,
+  step3,
+} from './anthropic-xml.js';
+import { APERTUS_WRITTEN, apertus } from './apertus.js';
+import { CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
+import { DEEPSEEK_WRITTEN, deepseek } from './deepseek.js';
+import {
+  FUNCTIONARY_WRITTEN,
+  functionaryFirstCall,
+  functionaryRecipient,
+  functionaryTag,
+} from './functionary.js';
+import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
+import { GEMMA4_WRITTEN, gemma4 } from './gemma.js';
+import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
+import { GLM_WRITTEN, glm } from './glm.js';
+import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
+import {
+  COMMAND_R7B_WRITTEN,
   commandR7b,
+  GRANITE_WRITTEN,
   granite,
   granite31,
+  HERMES_WRITTEN,
   hermes,
   hermesBare,
   hermesFunctionName,
@@ -22,27 +40,76 @@ import {
   hermesStream,
   hermesWrapped,
   hermesWrappedAuto,
+  JAMBA_WRITTEN,
   jamba,
+  NEMOTRON_WRITTEN,
   nemotron,
 } from './hermes.js';
-import { internlm } from './internlm.js';
-import { kimiK2 } from './kimi-k2.js';
-import { llama3BareJson, llama3PythonTag } from './llama3.js';
-import { longcat, longcatAuto } from './longcat.js';
-import { mistral } from './mistral.js';
+import { INTERNLM_WRITTEN, internlm } from './internlm.js';
+import { KIMI_K2_WRITTEN, kimiK2 } from './kimi-k2.js';
+import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
+import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
+import { MISTRAL_WRITTEN, mistral } from './mistral.js';
 import {
+  LFM2_WRITTEN,
+  LLAMA4_WRITTEN,
   lfm2,
   lfm2Stream,
   llama4,
+  MINICPM3_WRITTEN,
   minicpm3,
   minicpm3Stream,
+  OLMO3_WRITTEN,
   olmo3,
   olmo3Stream,
 } from './python-calls.js';
-import { qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
-import { seedOss } from './seed-oss.js';
-import { tagcall } from './tagcall.js';
-import { xlam } from './xlam.js';
+import { QWEN3_CODER_WRITTEN, qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
+import { SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
+import { TAGCALL_WRITTEN, tagcall } from './tagcall.js';
+import type { WrittenForm } from './written.js';
+import { XLAM_WRITTEN, xlam } from './xlam.js';
+
+export { TAGCALL_TAGS } from './tagcall.js';
+export type { WrittenArguments, WrittenElements, WrittenForm } from './written.js';
+export { isElementName } from './written.js';
+
+/**
+ * What each dialect writes (one row in its family's module, next to its parse form): the
+ * renderer (`renderCallIn`) and the grammar builder (src/grammar) read it.
+ */
+export const WRITTEN_FORMS: Readonly<Record<Dialect, WrittenForm>> = {
+  tagcall: TAGCALL_WRITTEN,
+  'anthropic-xml': ANTHROPIC_WRITTEN,
+  'minimax-m2': MINIMAX_WRITTEN,
+  'qwen3-coder': QWEN3_CODER_WRITTEN,
+  'seed-oss': SEED_OSS_WRITTEN,
+  glm: GLM_WRITTEN,
+  deepseek: DEEPSEEK_WRITTEN,
+  'deepseek-dsml': DSML_WRITTEN,
+  step3: STEP3_WRITTEN,
+  'kimi-k2': KIMI_K2_WRITTEN,
+  hermes: HERMES_WRITTEN,
+  nemotron: NEMOTRON_WRITTEN,
+  'command-r7b': COMMAND_R7B_WRITTEN,
+  mistral: MISTRAL_WRITTEN,
+  lfm2: LFM2_WRITTEN,
+  minicpm3: MINICPM3_WRITTEN,
+  jamba: JAMBA_WRITTEN,
+  granite: GRANITE_WRITTEN,
+  'llama3-json': LLAMA3_WRITTEN,
+  olmo3: OLMO3_WRITTEN,
+  'gpt-oss': GPT_OSS_WRITTEN,
+  gemma4: GEMMA4_WRITTEN,
+  llama4: LLAMA4_WRITTEN,
+  functionary: FUNCTIONARY_WRITTEN,
+  functools: FUNCTOOLS_WRITTEN,
+  apertus: APERTUS_WRITTEN,
+  xlam: XLAM_WRITTEN,
+  internlm: INTERNLM_WRITTEN,
+  gigachat: GIGACHAT_WRITTEN,
+  longcat: LONGCAT_WRITTEN,
+  cline: CLINE_WRITTEN,
+};
 
 /**
  * Whether what follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
 
 const INTERNLM: BodyForm = {
   format: 'internlm',
@@ -23,4 +24,17 @@ export const internlm: BlockReader = {
   open: INTERNLM.open,
   anywhere: true,
   stream: (sink, limits) => new BodyReader(INTERNLM, sink, limits),
+};
+
+/** InternLM's calls as its template writes them: one block a call, one after another. */
+export const INTERNLM_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => {
+    const [before, after] = nameAndArguments(name);
+    return [`${INTERNLM.open}\n${before}`, `${after}${INTERNLM.close}`];
+  },
+  open: '',
+  close: '',
+  separator: '',
+  trigger: fixedTrigger(INTERNLM.open),
 };

@@ -2,18 +2,25 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
+
+const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
+const CALL = {
+  open: '<|tool_call_begin|>',
+  separator: '<|tool_call_argument_begin|>',
+  close: '<|tool_call_end|>',
+};
+/** What the call's id is made of around the name: `functions.get_weather:0`. */
+const ID_PREFIX = 'functions.';
 
 const FORM: BodyForm = {
   format: 'kimi-k2',
   kind: 'sections',
-  open: '<|tool_calls_section_begin|>',
-  close: '<|tool_calls_section_end|>',
+  ...SECTION,
   closeIsToken: true,
   syntax: Syntax.Json,
   call: {
-    open: '<|tool_call_begin|>',
-    separator: '<|tool_call_argument_begin|>',
-    close: '<|tool_call_end|>',
+    ...CALL,
     // The call's id stands where the name does: `functions.get_weather:0`.
     nameOf: (header) => /^(?:functions\.)?(.*?)(?::\d+)?$/s.exec(header)?.[1]?.trim() ?? '',
   },
@@ -30,4 +37,14 @@ export const kimiK2: BlockReader = {
   // Kimi-K2.5 writes its calls inside a <think> it never closes.
   endsThinking: true,
   stream: (sink, limits) => new BodyReader(FORM, sink, limits),
+};
+
+/** Kimi-K2's calls as its template writes them, each named by its id (`functions.name:0`). */
+export const KIMI_K2_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`${CALL.open}${ID_PREFIX}${name}:0${CALL.separator}`, CALL.close],
+  open: SECTION.open,
+  close: SECTION.close,
+  separator: '',
+  trigger: fixedTrigger(SECTION.open),
 };

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const PYTHON_TAG: BodyForm = {
   format: 'llama3-json',
@@ -34,4 +35,20 @@ export const llama3PythonTag: BlockReader = {
 export const llama3BareJson: BlockReader = {
   open: BARE_JSON.open,
   stream: (sink, limits) => new BodyReader(BARE_JSON, sink, limits),
+};
+
+/**
+ * Llama 3.x's calls as its template writes them: the bare object, one a reply. A grammar has
+ * the model write `<|python_tag|>` before it (a special token to engage on; the reader takes
+ * both).
+ */
+export const LLAMA3_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`{"name": ${JSON.stringify(name)}, "parameters": `, '}'],
+  open: '',
+  close: '',
+  separator: '',
+  maxCalls: 1,
+  trigger: fixedTrigger(PYTHON_TAG.open),
+  lead: { generated: PYTHON_TAG.open },
 };

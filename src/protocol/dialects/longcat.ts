@@ -2,6 +2,7 @@ import { type BlockReader, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
 
 const LONGCAT: BodyForm = {
   format: 'longcat',
@@ -40,4 +41,17 @@ export const longcatAuto: BlockReader = {
   ...longcat,
   midLine: beginsJson,
   lineStart: beginsJson,
+};
+
+/** Hermes' object in LongCat's own tags; no public template was found to say more. */
+export const LONGCAT_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '' },
+  call: (name) => {
+    const [before, after] = nameAndArguments(name);
+    return [`${LONGCAT.open}${before}`, `${after}${LONGCAT.close}`];
+  },
+  open: '',
+  close: '',
+  separator: '\n',
+  trigger: fixedTrigger(LONGCAT.open),
 };

@@ -2,8 +2,10 @@ import { type BlockReader, byFirstCharacter } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 const OPEN = '[TOOL_CALLS]';
+const ARGS = '[ARGS]';
 
 /** Mistral 7B v0.3, Nemo, Small 3.0/3.1: `[TOOL_CALLS][{"name": …, "arguments": {…}}, …]`. */
 const LIST: BodyForm = {
@@ -45,4 +47,14 @@ export const mistral: BlockReader = {
       () => new BodyReader(LIST, sink, limits),
       () => new BodyReader(NAMED, sink, limits),
     ]),
+};
+
+/** Mistral Small 3.2's named calls, as its template writes them (less their `[CALL_ID]`). */
+export const MISTRAL_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '<' },
+  call: (name) => [`${OPEN}${name}${ARGS}`, ''],
+  open: '',
+  close: '',
+  separator: '',
+  trigger: fixedTrigger(OPEN),
 };

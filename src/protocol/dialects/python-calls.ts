@@ -2,6 +2,7 @@ import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from 
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, pythonCall, type WrittenForm } from './written.js';
 
 const LFM2: BodyForm = {
   format: 'lfm2',
@@ -21,6 +22,10 @@ export const lfm2: BlockReader = {
   anywhere: true,
   stream: (sink, limits) => new BodyReader(LFM2, sink, limits),
 };
+
+/** MiniCPM3's fence around its calls. */
+const FENCE_OPEN = '```python\n';
+const FENCE_CLOSE = '\n```\n';
 
 const MINICPM3: BodyForm = {
   format: 'minicpm3',
@@ -101,4 +106,44 @@ export const llama4: BlockReader = {
   lineStart: pythonCallHead,
   midLine: pythonCallHead,
   stream: (sink, limits) => new BodyReader(LLAMA4, sink, limits),
+};
+
+/** LFM2's Python list (its template writes a JSON one, which the reader takes too). */
+export const LFM2_WRITTEN: WrittenForm = {
+  args: { kind: 'python', forbid: '<', comma: ', ' },
+  call: pythonCall,
+  open: `${LFM2.open}[`,
+  close: `]${LFM2.close}`,
+  separator: ', ',
+  trigger: fixedTrigger(LFM2.open),
+};
+
+/** MiniCPM3's calls as its template writes them: one a line in the fence, no blank after a comma. */
+export const MINICPM3_WRITTEN: WrittenForm = {
+  args: { kind: 'python', forbid: '', comma: ',' },
+  call: pythonCall,
+  open: `${MINICPM3.open}\n${FENCE_OPEN}`,
+  close: `${FENCE_CLOSE}${MINICPM3.close}`,
+  separator: '\n',
+  trigger: fixedTrigger(MINICPM3.open),
+};
+
+/** OLMo 3's calls as its template writes them: one a line between its tags' lines. */
+export const OLMO3_WRITTEN: WrittenForm = {
+  args: { kind: 'python', forbid: '', comma: ', ' },
+  call: pythonCall,
+  open: `${OLMO3.open}\n`,
+  close: `\n${OLMO3.close}`,
+  separator: '\n',
+  trigger: fixedTrigger(OLMO3.open),
+};
+
+/** Llama 4's list; a lazy grammar engages on `[` and a tool's name and `(`. */
+export const LLAMA4_WRITTEN: WrittenForm = {
+  args: { kind: 'python', forbid: '', comma: ', ' },
+  call: pythonCall,
+  open: LLAMA4.open,
+  close: ']',
+  separator: ', ',
+  trigger: (name) => `${LLAMA4.open}${name}(`,
 };

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { functionJsonHead } from './functionary.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 /**
  * A name as Qwen3-Coder's template writes it (`<function=name>`), or in quotes, as some models
@@ -17,11 +18,14 @@ const quotedOr = (tag: string) =>
         : `<${tag}="…"> has its name in quotes; write <${tag}=name>`,
   );
 
+const OPEN = '<tool_call>';
+const CLOSE = '</tool_call>';
+
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
 export const QWEN3_CODER_FORM: MarkupForm = {
   format: 'qwen3-coder',
   tags: 'literal',
-  wrapper: { open: '<tool_call>', close: '</tool_call>' },
+  wrapper: { open: OPEN, close: CLOSE },
   call: {
     start: '<function',
     read: quotedOr('function'),
@@ -51,7 +55,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
  * after its opening tag and one right before its closing tag; it is otherwise as written.
  */
 export const qwen3Coder: BlockReader = {
-  open: '<tool_call>',
+  open: OPEN,
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(QWEN3_CODER_FORM, sink, limits),
 };
@@ -78,3 +82,39 @@ export const qwen3CoderBare: BlockReader = {
   },
   stream: (sink, limits) => new MarkupReader(BARE, sink, limits),
 };
+
+/** A name `<function=…>` and `<parameter=…>` can hold. */
+const isTagName = (key: string) =>
+  key.length > 0 && key.length <= 256 && key === key.trim() && !/[>\n\r]/.test(key);
+
+const TAGS = [OPEN, CLOSE, '<function=', '</function>', '<parameter=', '</parameter>'];
+
+/**
+ * How Qwen3-Coder's template writes calls, one a block, each tag on a line of its own, in
+ * `open` … `close` (Seed-OSS's wrapper); with `newlines`, each value on lines of its own too.
+ */
+export function qwenWritten(
+  open: string,
+  close: string,
+  mode: 'newlines' | 'verbatim',
+): WrittenForm {
+  const newline = mode === 'newlines' ? '\n' : '';
+  return {
+    args: {
+      kind: 'text',
+      names: isTagName,
+      open: (key) => `<parameter=${key}>${newline}`,
+      close: () => `${newline}</parameter>`,
+      after: '\n',
+      mode: () => mode,
+      forbid: () => [...TAGS, open, close],
+    },
+    call: (name) => [`${open}\n<function=${name}>\n`, `</function>\n${close}`],
+    open: '',
+    close: '',
+    separator: '\n',
+    trigger: fixedTrigger(open),
+  };
+}
+
+export const QWEN3_CODER_WRITTEN = qwenWritten(OPEN, CLOSE, 'newlines');

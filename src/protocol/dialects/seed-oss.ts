@@ -1,15 +1,18 @@
 import type { BlockReader } from '../block.js';
 import type { MarkupForm } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import { QWEN3_CODER_FORM } from './qwen3-coder.js';
+import { QWEN3_CODER_FORM, qwenWritten } from './qwen3-coder.js';
+
+const OPEN = '<seed:tool_call>';
+const CLOSE = '</seed:tool_call>';
 
 const FORM: MarkupForm = {
   ...QWEN3_CODER_FORM,
   format: 'seed-oss',
-  wrapper: { open: '<seed:tool_call>', close: '</seed:tool_call>' },
+  wrapper: { open: OPEN, close: CLOSE },
   // Its template writes a value right after its opening tag, with no newline to drop.
   text: () => 'verbatim',
-  empty: 'a <seed:tool_call> block holds no <function=name>',
+  empty: `a ${OPEN} block holds no <function=name>`,
 };
 
 /**
@@ -18,7 +21,10 @@ const FORM: MarkupForm = {
  * written. Its thinking, `<seed:think>` … `</seed:think>`, is read as thinking in every dialect.
  */
 export const seedOss: BlockReader = {
-  open: '<seed:tool_call>',
+  open: OPEN,
   anywhere: true,
   stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
 };
+
+/** Its calls as its template writes them: Qwen3-Coder's tags, each value as it is. */
+export const SEED_OSS_WRITTEN = qwenWritten(OPEN, CLOSE, 'verbatim');

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
+import { fixedTrigger, type WrittenForm } from './written.js';
 
 /** Any `<name>`: inside `<arguments>` every element is an argument. */
 export const anyOpeningTag: OpeningReader = (s, at, final) => {
@@ -16,21 +17,32 @@ export const anyOpeningTag: OpeningReader = (s, at, final) => {
  * (and `<server_name>`) child, arguments as nested elements in `<arguments>`, text with the
  * XML entities and CDATA; the deprecated JSON form `<tool>{…}</tool>`.
  */
+/** The `<tool>` protocol's tags: the call's, its names' and its arguments' container. */
+export const TAGCALL_TAGS = {
+  open: '<tool>',
+  close: '</tool>',
+  tool: 'tool_name',
+  server: 'server_name',
+  container: 'arguments',
+} as const;
+const { open: OPEN, close: CLOSE, container: CONTAINER } = TAGCALL_TAGS;
+const FIELDS = { tool: TAGCALL_TAGS.tool, server: TAGCALL_TAGS.server };
+
 export const TAGCALL_FORM: MarkupForm = {
   format: 'xml',
   tags: 'xml',
   wrapper: null,
   call: {
-    start: '<tool>',
-    read: literalOpening('<tool>'),
-    close: '</tool>',
+    start: OPEN,
+    read: literalOpening(OPEN),
+    close: CLOSE,
     closeInValue: 'line-end',
     reopenFails: true,
     unnamed: 'the <tool> block has no <tool_name>; name the tool to call',
     unclosed: '<tool> was not closed with </tool>',
   },
-  fields: { tool: 'tool_name', server: 'server_name' },
-  container: 'arguments',
+  fields: FIELDS,
+  container: CONTAINER,
   parameter: {
     read: anyOpeningTag,
     close: (name) => `</${name}>`,
@@ -46,6 +58,29 @@ export const TAGCALL_FORM: MarkupForm = {
 };
 
 export const tagcall: BlockReader = {
-  open: '<tool>',
+  open: OPEN,
   stream: (sink, limits) => new MarkupReader(TAGCALL_FORM, sink, limits),
+};
+
+/**
+ * The canonical `<tool>` block, as the model is asked to write it: its server's and tool's
+ * names, then the arguments' elements one a line (`renderArguments`). Its grammar has a
+ * builder of its own (src/grammar/tool-grammar.ts).
+ */
+export const TAGCALL_WRITTEN: WrittenForm = {
+  args: { kind: 'xml' },
+  call: (name, server) => [
+    [
+      OPEN,
+      `<${FIELDS.server}>${server}</${FIELDS.server}>`,
+      `<${FIELDS.tool}>${name}</${FIELDS.tool}>`,
+      `<${CONTAINER}>`,
+    ].join('\n'),
+    `</${CONTAINER}>\n${CLOSE}`,
+  ],
+  open: '',
+  close: '',
+  separator: '\n',
+  trigger: fixedTrigger(OPEN),
+  triggerAtLineStart: true,
 };

@@ -2,6 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
 
 const XLAM: BodyForm = {
   format: 'xlam',
@@ -34,4 +35,14 @@ export const xlam: BlockReader = {
   midLine: callListHead,
   inFence: true,
   stream: (sink, limits) => new BodyReader(XLAM, sink, limits),
+};
+
+/** xLAM's list as its template writes it; a lazy grammar engages on `[` and the first `"name"`. */
+export const XLAM_WRITTEN: WrittenForm = {
+  args: { kind: 'json', forbid: '' },
+  call: nameAndArguments,
+  open: XLAM.open,
+  close: ']',
+  separator: ', ',
+  trigger: fixedTrigger(`${XLAM.open}{"name": `),
 };

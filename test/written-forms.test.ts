@@ -1,0 +1,67 @@
+// What a family writes is declared once, in its module (src/protocol/dialects/NAME.ts): the
+// renderer and the grammar builder read that row (dialect-grammar.test.ts checks they agree),
+// and the layers above the declarations hold no family's name or marker of their own.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DIALECT_VALUES,
+  DIALECTS,
+  type Dialect,
+  renderCallIn,
+  WRITTEN_FORMS,
+} from './support/all.js';
+
+const SOURCE = new URL('../src/', import.meta.url).pathname;
+/** The layers that read the declarations: the grammar builder, the CLI, the adapters. */
+const READERS = ['grammar', 'cli', 'adapters'];
+
+const families = DIALECTS.filter((d): d is Exclude<Dialect, 'tagcall'> => d !== 'tagcall');
+
+/** A file's code without its comments (`//` to the line's end, `/* … *\/` blocks). */
+const code = (text: string) =>
+  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'`])\/\/.*$/gm, '$1');
+
+const files = READERS.flatMap((dir) =>
+  readdirSync(join(SOURCE, dir), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({
+      path: `src/${dir}/${name}`,
+      text: code(readFileSync(join(SOURCE, dir, name), 'utf8')),
+    })),
+);
+
+/** The tags and tokens a family's call is written with (its tool's and argument's names left out). */
+function markersOf(dialect: Exclude<Dialect, 'tagcall'>): string[] {
+  const rendered = renderCallIn(dialect, { toolName: 'NAME', arguments: { KEY: 'v' } });
+  const tags = rendered.match(/<[^<>\s]{2,60}>|\[[A-Z][A-Z_]{2,30}\]/g) ?? [];
+  const trigger = WRITTEN_FORMS[dialect].trigger('NAME');
+  const fixed = trigger.includes('NAME') || trigger.trim().length < 4 ? [] : [trigger];
+  return [...new Set([...tags, ...fixed])].filter((m) => !m.includes('NAME') && !m.includes('KEY'));
+}
+
+describe('written forms', () => {
+  it('every family declares what it writes; the renderer writes it', () => {
+    for (const dialect of families) {
+      expect(WRITTEN_FORMS[dialect], dialect).toBeDefined();
+      // The list of dialects says how each writes values; its row writes them so.
+      expect(WRITTEN_FORMS[dialect].args.kind, dialect).toBe(DIALECT_VALUES[dialect]);
+      expect(
+        markersOf(dialect).length + WRITTEN_FORMS[dialect].trigger('x').length,
+        dialect,
+      ).toBeGreaterThan(0);
+    }
+  });
+
+  it('the grammar builder, the CLI and the adapters hold no family name or marker of their own', () => {
+    const found: string[] = [];
+    for (const dialect of families)
+      for (const { path, text } of files) {
+        for (const marker of markersOf(dialect))
+          if (text.includes(marker)) found.push(`${path}: ${dialect}'s ${JSON.stringify(marker)}`);
+        if (text.includes(`'${dialect}'`) || text.includes(`"${dialect}"`))
+          found.push(`${path}: the name ${dialect}`);
+      }
+    expect(found).toEqual([]);
+  });
+});
