@@ -32,6 +32,7 @@ export const DIALECT_VALUES = {
   xlam: 'json',
   internlm: 'json',
   gigachat: 'json',
+  gigachat35: 'text',
   longcat: 'json',
   cline: 'text',
 } as const;

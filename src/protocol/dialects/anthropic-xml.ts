@@ -88,14 +88,14 @@ const DSML = '｜DSML｜';
 /** Whether a DSML parameter's value is text (`"true"`) or JSON (`"false"`), as its template writes it. */
 const DSML_STRING_ATTRIBUTE = String.raw`(?:\s{1,64}string\s{0,64}=\s{0,64}"[^"]{0,16}")?`;
 
-const dsmlForm = (block: string) =>
-  invokeForm(
-    'deepseek-dsml',
-    `<${DSML}${block}>`,
-    `</${DSML}${block}>`,
-    DSML,
-    DSML_STRING_ATTRIBUTE,
-  );
+/**
+ * DSML's shape under `marker`: `<{marker}{block}>` around `<{marker}invoke name="…">` calls,
+ * each parameter `<{marker}parameter name="…" string="…">` (the attribute optional).
+ */
+export const markedInvokeForm = (format: CallFormat, marker: string, block: string) =>
+  invokeForm(format, `<${marker}${block}>`, `</${marker}${block}>`, marker, DSML_STRING_ATTRIBUTE);
+
+const dsmlForm = (block: string) => markedInvokeForm('deepseek-dsml', DSML, block);
 /** The wrapper DeepSeek V3.2's template writes (V4's is `tool_calls`). */
 const DSML_V32_BLOCK = 'function_calls';
 

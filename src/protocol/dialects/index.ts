@@ -23,6 +23,7 @@ import {
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
+import { GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
 import { GLM_WRITTEN, glm } from './glm.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
@@ -107,6 +108,7 @@ export const WRITTEN_FORMS: Readonly<Record<Dialect, WrittenForm>> = {
   xlam: XLAM_WRITTEN,
   internlm: INTERNLM_WRITTEN,
   gigachat: GIGACHAT_WRITTEN,
+  gigachat35: GIGACHAT35_WRITTEN,
   longcat: LONGCAT_WRITTEN,
   cline: CLINE_WRITTEN,
 };
@@ -257,6 +259,8 @@ export function blockReaders(
       return [internlm];
     case 'gigachat':
       return [gigachat3, gigachat31];
+    case 'gigachat35':
+      return [gigachat35];
     case 'longcat':
       return [longcat];
     case 'cline':
@@ -287,6 +291,7 @@ export function blockReaders(
         internlm,
         gigachat3,
         gigachat31,
+        gigachat35,
         longcatAuto,
         toolCallAuto,
         qwen3CoderBare,

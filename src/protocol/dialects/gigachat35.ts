@@ -1,0 +1,26 @@
+import type { BlockReader } from '../block.js';
+import { MarkupReader } from '../markup/reader.js';
+import { invokeWritten, markedInvokeForm } from './anthropic-xml.js';
+
+/** The marker GigaChat 3.5's GCML tags begin with (U+FF5C, the full-width bar, on both sides). */
+const GCML = '｜GCML｜';
+const BLOCK = 'tool_calls';
+
+const FORM = markedInvokeForm('gigachat35', GCML, BLOCK);
+
+/**
+ * GigaChat 3.5's GCML (Sber; vLLM's `gigachat35` tool parser): DeepSeek's DSML under its own
+ * marker, `<｜GCML｜tool_calls>`, per call `<｜GCML｜invoke name="f">` with
+ * `<｜GCML｜parameter name="k" string="true">v</｜GCML｜parameter>` values, then
+ * `</｜GCML｜invoke>` and `</｜GCML｜tool_calls>` (special tokens: the block opens anywhere).
+ * `string="false"` marks a value written as JSON; values are read as written and a schema
+ * types them, as DSML's.
+ */
+export const gigachat35: BlockReader = {
+  open: FORM.wrapper?.open ?? '',
+  anywhere: true,
+  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
+};
+
+/** No public template was found: written as DSML's template writes its calls, one tag a line. */
+export const GIGACHAT35_WRITTEN = invokeWritten(`<${GCML}${BLOCK}>`, `</${GCML}${BLOCK}>`, GCML);
