@@ -74,44 +74,62 @@ export { TAGCALL_TAGS } from './tagcall.js';
 export type { WrittenArguments, WrittenElements, WrittenForm } from './written.js';
 export { isElementName } from './written.js';
 
+/** A dialect's readers: the block readers of its openings (Cline's are made from the tool names). */
+type Readers = readonly BlockReader[] | ((toolNames: readonly string[]) => BlockReader[]);
+
 /**
- * What each dialect writes (one row in its family's module, next to its parse form): the
- * renderer (`renderCallIn`) and the grammar builder (src/grammar) read it.
+ * Each dialect as the registry holds it: what it writes (its row, read by the renderer and
+ * the grammar builder) and the readers of its openings. A family is one line here, besides
+ * its name in dialect-names.ts (and its reader in `auto`'s list, if `auto` reads it).
  */
-export const WRITTEN_FORMS: Readonly<Record<Dialect, WrittenForm>> = {
-  tagcall: TAGCALL_WRITTEN,
-  'anthropic-xml': ANTHROPIC_WRITTEN,
-  'minimax-m2': MINIMAX_WRITTEN,
-  'qwen3-coder': QWEN3_CODER_WRITTEN,
-  'seed-oss': SEED_OSS_WRITTEN,
-  glm: GLM_WRITTEN,
-  deepseek: DEEPSEEK_WRITTEN,
-  'deepseek-dsml': DSML_WRITTEN,
-  step3: STEP3_WRITTEN,
-  'kimi-k2': KIMI_K2_WRITTEN,
-  hermes: HERMES_WRITTEN,
-  nemotron: NEMOTRON_WRITTEN,
-  'command-r7b': COMMAND_R7B_WRITTEN,
-  mistral: MISTRAL_WRITTEN,
-  lfm2: LFM2_WRITTEN,
-  minicpm3: MINICPM3_WRITTEN,
-  jamba: JAMBA_WRITTEN,
-  granite: GRANITE_WRITTEN,
-  'llama3-json': LLAMA3_WRITTEN,
-  olmo3: OLMO3_WRITTEN,
-  'gpt-oss': GPT_OSS_WRITTEN,
-  gemma4: GEMMA4_WRITTEN,
-  llama4: LLAMA4_WRITTEN,
-  functionary: FUNCTIONARY_WRITTEN,
-  functools: FUNCTOOLS_WRITTEN,
-  apertus: APERTUS_WRITTEN,
-  xlam: XLAM_WRITTEN,
-  internlm: INTERNLM_WRITTEN,
-  gigachat: GIGACHAT_WRITTEN,
-  gigachat35: GIGACHAT35_WRITTEN,
-  longcat: LONGCAT_WRITTEN,
-  cline: CLINE_WRITTEN,
+const DECLARED: Readonly<Record<Dialect, { written: WrittenForm; readers: Readers }>> = {
+  tagcall: { written: TAGCALL_WRITTEN, readers: [tagcall] },
+  'anthropic-xml': { written: ANTHROPIC_WRITTEN, readers: [anthropicXml] },
+  'minimax-m2': { written: MINIMAX_WRITTEN, readers: [minimaxM2] },
+  'qwen3-coder': { written: QWEN3_CODER_WRITTEN, readers: [qwen3Coder, qwen3CoderBare] },
+  'seed-oss': { written: SEED_OSS_WRITTEN, readers: [seedOss] },
+  glm: { written: GLM_WRITTEN, readers: [glm] },
+  deepseek: { written: DEEPSEEK_WRITTEN, readers: [deepseek] },
+  'deepseek-dsml': { written: DSML_WRITTEN, readers: [deepseekDsml, deepseekDsmlV4] },
+  step3: { written: STEP3_WRITTEN, readers: [step3] },
+  'kimi-k2': { written: KIMI_K2_WRITTEN, readers: [kimiK2] },
+  hermes: {
+    written: HERMES_WRITTEN,
+    readers: [hermes, ...hermesWrapped, hermesFunctionTag, hermesFunctionName, hermesBare],
+  },
+  nemotron: { written: NEMOTRON_WRITTEN, readers: [nemotron] },
+  'command-r7b': { written: COMMAND_R7B_WRITTEN, readers: [commandR7b] },
+  mistral: { written: MISTRAL_WRITTEN, readers: [mistral] },
+  lfm2: { written: LFM2_WRITTEN, readers: [lfm2] },
+  minicpm3: { written: MINICPM3_WRITTEN, readers: [minicpm3] },
+  jamba: { written: JAMBA_WRITTEN, readers: [jamba] },
+  granite: { written: GRANITE_WRITTEN, readers: [granite, granite31] },
+  'llama3-json': { written: LLAMA3_WRITTEN, readers: [llama3PythonTag, llama3BareJson] },
+  olmo3: { written: OLMO3_WRITTEN, readers: [olmo3] },
+  'gpt-oss': {
+    written: GPT_OSS_WRITTEN,
+    readers: [harmonyStart, harmonyChannel, harmonyHeaderTail],
+  },
+  gemma4: { written: GEMMA4_WRITTEN, readers: [gemma4] },
+  llama4: { written: LLAMA4_WRITTEN, readers: [llama4] },
+  functionary: {
+    written: FUNCTIONARY_WRITTEN,
+    readers: [functionaryTag, functionaryRecipient, functionaryFirstCall],
+  },
+  functools: { written: FUNCTOOLS_WRITTEN, readers: [functools] },
+  apertus: { written: APERTUS_WRITTEN, readers: [apertus] },
+  xlam: { written: XLAM_WRITTEN, readers: [xlam] },
+  internlm: { written: INTERNLM_WRITTEN, readers: [internlm] },
+  gigachat: { written: GIGACHAT_WRITTEN, readers: [gigachat3, gigachat31] },
+  gigachat35: { written: GIGACHAT35_WRITTEN, readers: [gigachat35] },
+  longcat: { written: LONGCAT_WRITTEN, readers: [longcat] },
+  cline: { written: CLINE_WRITTEN, readers: clineReaders },
 };
+
+/** Each dialect's written form (`renderCallIn` and src/grammar read it). */
+export const WRITTEN_FORMS = Object.fromEntries(
+  Object.entries(DECLARED).map(([dialect, { written }]) => [dialect, written]),
+) as Readonly<Record<Dialect, WrittenForm>>;
 
 /**
  * Whether what follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a
@@ -185,6 +203,13 @@ const RESERVED_TAGS = new Set([
   'arguments',
 ]);
 
+/** Cline's readers: a tag and a self-closing tag for each tool whose name can be a tag. */
+function clineReaders(toolNames: readonly string[]): BlockReader[] {
+  return toolNames
+    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !RESERVED_TAGS.has(name))
+    .flatMap((name) => [clineReader(name), clineSelfClosingReader(name)]);
+}
+
 /**
  * The block readers for a dialect: `tagcall`'s `<tool>`, or another family's openings. `auto`
  * reads every dialect, each block by its own opening tag, but for Llama 3's
@@ -197,107 +222,41 @@ export function blockReaders(
   dialect: Dialect | 'auto',
   toolNames: readonly string[],
 ): BlockReader[] {
-  const cline = toolNames
-    .filter((name) => /^[A-Za-z_][\w.-]*$/.test(name) && !RESERVED_TAGS.has(name))
-    .flatMap((name) => [clineReader(name), clineSelfClosingReader(name)]);
-  switch (dialect) {
-    case 'tagcall':
-      return [tagcall];
-    case 'anthropic-xml':
-      return [anthropicXml];
-    case 'minimax-m2':
-      return [minimaxM2];
-    case 'qwen3-coder':
-      return [qwen3Coder, qwen3CoderBare];
-    case 'seed-oss':
-      return [seedOss];
-    case 'glm':
-      return [glm];
-    case 'deepseek':
-      return [deepseek];
-    case 'deepseek-dsml':
-      return [deepseekDsml, deepseekDsmlV4];
-    case 'step3':
-      return [step3];
-    case 'kimi-k2':
-      return [kimiK2];
-    case 'hermes':
-      return [hermes, ...hermesWrapped, hermesFunctionTag, hermesFunctionName, hermesBare];
-    case 'nemotron':
-      return [nemotron];
-    case 'command-r7b':
-      return [commandR7b];
-    case 'mistral':
-      return [mistral];
-    case 'lfm2':
-      return [lfm2];
-    case 'minicpm3':
-      return [minicpm3];
-    case 'jamba':
-      return [jamba];
-    case 'granite':
-      return [granite, granite31];
-    case 'llama3-json':
-      return [llama3PythonTag, llama3BareJson];
-    case 'olmo3':
-      return [olmo3];
-    case 'gpt-oss':
-      return [harmonyStart, harmonyChannel, harmonyHeaderTail];
-    case 'gemma4':
-      return [gemma4];
-    case 'llama4':
-      return [llama4];
-    case 'functionary':
-      return [functionaryTag, functionaryRecipient, functionaryFirstCall];
-    case 'functools':
-      return [functools];
-    case 'apertus':
-      return [apertus];
-    case 'xlam':
-      return [xlam];
-    case 'internlm':
-      return [internlm];
-    case 'gigachat':
-      return [gigachat3, gigachat31];
-    case 'gigachat35':
-      return [gigachat35];
-    case 'longcat':
-      return [longcat];
-    case 'cline':
-      return cline;
-    case 'auto':
-      return [
-        tagcall,
-        functionCallsAuto,
-        minimaxM2,
-        seedOss,
-        deepseek,
-        deepseekDsml,
-        deepseekDsmlV4,
-        step3,
-        kimiK2,
-        nemotron,
-        commandR7b,
-        mistral,
-        toolCallStartAuto,
-        jamba,
-        granite,
-        llama3PythonTag,
-        harmonyStart,
-        harmonyChannel,
-        harmonyHeaderTail,
-        gemma4,
-        apertus,
-        internlm,
-        gigachat3,
-        gigachat31,
-        gigachat35,
-        longcatAuto,
-        toolCallAuto,
-        qwen3CoderBare,
-        ...hermesWrappedAuto,
-        hermesFunctionNameAuto,
-        ...cline,
-      ];
+  if (dialect !== 'auto') {
+    const { readers } = DECLARED[dialect];
+    return typeof readers === 'function' ? readers(toolNames) : [...readers];
   }
+  return [
+    tagcall,
+    functionCallsAuto,
+    minimaxM2,
+    seedOss,
+    deepseek,
+    deepseekDsml,
+    deepseekDsmlV4,
+    step3,
+    kimiK2,
+    nemotron,
+    commandR7b,
+    mistral,
+    toolCallStartAuto,
+    jamba,
+    granite,
+    llama3PythonTag,
+    harmonyStart,
+    harmonyChannel,
+    harmonyHeaderTail,
+    gemma4,
+    apertus,
+    internlm,
+    gigachat3,
+    gigachat31,
+    gigachat35,
+    longcatAuto,
+    toolCallAuto,
+    qwen3CoderBare,
+    ...hermesWrappedAuto,
+    hermesFunctionNameAuto,
+    ...clineReaders(toolNames),
+  ];
 }
