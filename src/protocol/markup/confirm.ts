@@ -43,11 +43,27 @@ export function either(a: boolean | null, b: boolean | null, final: boolean): bo
 const scratch: Tag = { kind: TagKind.None, name: '', length: 0 };
 
 /**
- * A value's close ending at `at` (the element at `depth`; 0 closes the arguments): it counts
- * when what follows opens something (a sibling, the next call), or closes something that
- * encloses it and is itself confirmed where that needs it, or the input ends.
+ * Where the `<` after a value's close stands (blanks skipped), or the answer when none does:
+ * the input's end confirms the close, other text does not.
  */
-export function confirmsValueClose(
+function tagAfter(
+  s: string,
+  at: number,
+  final: boolean,
+  form: MarkupForm,
+): number | boolean | null {
+  const j = afterBlanks(s, at, form.escapedBlanks);
+  if (j === -1) return false;
+  if (j >= s.length) return final ? true : null;
+  return s.charCodeAt(j) === 0x3c ? j : false;
+}
+
+/**
+ * An element's close ending at `at` (the element at `depth`; 0 closes the arguments): it
+ * counts when what follows opens something (a sibling, the next call), or closes something
+ * that encloses it and is itself confirmed where that needs it, or the input ends.
+ */
+export function confirmsElementClose(
   s: string,
   at: number,
   final: boolean,
@@ -55,19 +71,29 @@ export function confirmsValueClose(
   tree: ArgumentsTree,
   depth: number,
 ): boolean | null {
-  const j = afterBlanks(s, at, form.escapedBlanks);
-  if (j === -1) return false;
-  if (j >= s.length) return final ? true : null;
-  if (s.charCodeAt(j) !== 0x3c) return false;
-  if (form.tags === 'xml') {
-    const next = readTag(s, j, final, scratch);
-    if (next.kind === TagKind.NeedMore) return null;
-    if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return true;
-    if (next.kind !== TagKind.Close) return false;
-    if (isTagFor(form.call.close, next.name, true))
-      return confirmsCallClose(s, j + next.length, final, form, false);
-    return next.name === form.container || tree.depthOf(next.name, depth) > 0;
-  }
+  const j = tagAfter(s, at, final, form);
+  if (typeof j !== 'number') return j;
+  const next = readTag(s, j, final, scratch);
+  if (next.kind === TagKind.NeedMore) return null;
+  if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return true;
+  if (next.kind !== TagKind.Close) return false;
+  if (isTagFor(form.call.close, next.name, true))
+    return confirmsCallClose(s, j + next.length, final, form, false);
+  return next.name === form.container || tree.depthOf(next.name, depth) > 0;
+}
+
+/**
+ * A parameter's close ending at `at`: it counts when what follows opens a parameter, the next
+ * call or a new block, or closes the call or the block (itself confirmed), or the input ends.
+ */
+export function confirmsParameterClose(
+  s: string,
+  at: number,
+  final: boolean,
+  form: MarkupForm,
+): boolean | null {
+  const j = tagAfter(s, at, final, form);
+  if (typeof j !== 'number') return j;
   const { call, parameter, wrapper } = form;
   const opening = parameter.read(s, j, final);
   if (opening === 'partial') return null;

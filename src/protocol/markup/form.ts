@@ -24,20 +24,19 @@ export type OpeningReader = (
 
 /**
  * A dialect whose calls and arguments are written as markup, described as data for the one
- * engine that reads them all (markup/reader.ts). The `<tool>` protocol: a `<tool>` call named
- * by its `<tool_name>` child, arguments as nested elements inside `<arguments>`, text with
- * entities and CDATA. Qwen3-Coder: calls `<function=name>` in a `<tool_call>` wrapper, each
- * parameter `<parameter=key>value</parameter>`, values as written. Anthropic's `<invoke
- * name="…">`, GLM's `<arg_key>`/`<arg_value>`, Cline's tool-named tags likewise.
+ * engine that reads them all (markup/reader.ts). Each family's module in src/protocol/dialects/
+ * fills one in with its own markers: a call as XML elements (named by child fields, arguments
+ * nested in a container, text with entities and CDATA), or as the family's own literals (a
+ * named opening, each parameter a named element or a key and a value, values as written).
  */
 export interface MarkupForm {
   format: CallFormat;
-  /** How tags are told apart: XML-like tags read by name (`<tool>`), or the form's literals. */
+  /** How tags are told apart: XML-like tags read by name, or the form's literals. */
   tags: 'xml' | 'literal';
-  /** The block around the calls (`<tool_call>` … `</tool_call>`), or null: the block is one call. */
+  /** The block around the calls (its opening and close), or null: the block is one call. */
   wrapper: { open: string; close: string } | null;
   call: {
-    /** What an opening starts with (`<function=`): without a name it is a mistake. */
+    /** What an opening starts with (up to its name): without a name it is a mistake. */
     start: string;
     /** Reads a call's opening: its name, or '' when the call is named by `fields`. */
     read: OpeningReader;
@@ -46,18 +45,18 @@ export interface MarkupForm {
      * What confirms the call's close written inside a value: the end of its line (`</tool>`,
      * whose calls are lines of their own), or the next call or the block's close; `token`: the
      * close ends with a special token no value can hold, so it counts wherever it stands
-     * (Step-3's `<｜tool_call_end｜>`, after which its peers' texts write stray tokens).
+     * (after which some peers' texts write stray tokens).
      */
     closeInValue: 'line-end' | 'next-call' | 'token';
     /**
      * The call's opening again inside an unclosed call ends the first as an error, and a new
-     * block opens there (the `<tool>` protocol); otherwise it is text of the call.
+     * block opens there; otherwise it is text of the call.
      */
     reopenFails: boolean;
     unnamed: string;
     unclosed: string;
   };
-  /** Child elements of the call that name it: the `<tool>` protocol's `tool_name` and `server_name`. */
+  /** Child elements of the call that name it: the tool's and its server's. */
   fields?: { tool: string; server: string };
   /** The child element that holds the arguments (`arguments`); without it they are the call's children. */
   container?: string;
@@ -68,27 +67,27 @@ export interface MarkupForm {
     close: (name: string) => string;
     /**
      * What a parameter opening starts with, when one at a line start inside a value means that
-     * value was left open (Qwen3-Coder's `<parameter=`); null when values may hold such lines.
+     * value was left open; null when values may hold such lines.
      */
     reopens: string | null;
     unclosed: string;
   };
   /** The argument's key from a parameter's written name. */
   key: (name: string) => string;
-  /** Values may hold elements (objects and lists, the `<tool>` protocol); else a value is text. */
+  /** Values may hold elements (objects and lists); else a value is text. */
   nested: boolean;
   /** How a value's text is read: XML text (entities, CDATA), or per key one of `ValueText`. */
   text: 'xml' | ((key: string) => ValueText);
   /**
-   * A parameter given twice: a list (the `<tool>` protocol's repeated elements), or a mistake
+   * A parameter given twice: a list (repeated elements), or a mistake
    * read with `duplicate-field`, keeping the last when the tool's schema says it is no list.
    */
   repeated: 'list' | 'warn';
-  /** The deprecated `<tool>{json}</tool>` form: a `{` first in the call. */
+  /** The deprecated JSON form of a call (`{json}` as its body): a `{` first in the call. */
   jsonForm: boolean;
   /**
    * `\n` written as two characters counts as a newline between tags where a close is decided
-   * (GLM's replies are logged so by some servers); its opening readers say so with a warning.
+   * (some servers log replies so); its opening readers say so with a warning.
    */
   escapedBlanks?: boolean;
   /** The message when a block ends holding no call. */
@@ -96,7 +95,7 @@ export interface MarkupForm {
   /** A form that is another one without its wrapper: read, with this `missing-wrapper` warning. */
   missingWrapper?: string;
   /**
-   * Such a form's wrapper close, which models still write after the call (`</tool_call>`):
+   * Such a form's wrapper close, which models still write after the call:
    * when it follows the call (blanks allowed), it is the call's text, not stray text.
    */
   orphanClose?: string;
@@ -131,7 +130,7 @@ export function namedOpening(
   };
 }
 
-/** A literal opening that names nothing (`<tool>`) or always the same tool (Cline's `<read_file>`). */
+/** A literal opening that names nothing, or always the same tool (a tag named after the tool). */
 export function literalOpening(open: string, name = ''): OpeningReader {
   return (s, at, final) => {
     const starts = startsWithAt(s, at, open);

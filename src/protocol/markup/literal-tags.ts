@@ -1,0 +1,203 @@
+import { Char } from '../chars.js';
+import { startsWithAt } from '../tag.js';
+import { Repeat } from './arguments-tree.js';
+import { confirmsBlockCloseInValue, confirmsCallClose, confirmsParameterClose } from './confirm.js';
+import type { MarkupCore } from './core.js';
+import { endsAtLineStart, type MarkupShape, State, TEXT, wait } from './shape.js';
+import { StreamedValue } from './value-text.js';
+
+/**
+ * A call written with its form's own literals (`MarkupForm.tags` 'literal'): named by its
+ * opening, each parameter opened by what `parameter.read` reads and closed by
+ * `parameter.close`, each value one text read as `MarkupForm.text` says. A value, call or
+ * block left open ends where the next parameter, call or block opens on a line of its own,
+ * with a warning; a close inside a value counts as markup/confirm.ts says.
+ */
+export class LiteralTags implements MarkupShape {
+  readonly entities = false;
+  readonly #core: MarkupCore;
+
+  constructor(core: MarkupCore) {
+    this.#core = core;
+  }
+
+  clearCall(): void {}
+
+  argumentsClosed(): boolean {
+    return true;
+  }
+
+  /** No state of its own: every step is the shared reader's. */
+  step(i: number): number {
+    return wait(i);
+  }
+
+  /**
+   * In a value only a `</`, the parameter's reopening (`<p…`) or a new block (`<t…`) may end
+   * or change it, so `a < b` is text.
+   */
+  mayEndValue(s: string, lt: number): boolean {
+    if (lt + 1 >= s.length) return true;
+    const c = s.charCodeAt(lt + 1);
+    const { parameter, wrapper } = this.#core.form;
+    return (
+      c === Char.Slash ||
+      c === (parameter.reopens?.charCodeAt(1) ?? -1) ||
+      c === (wrapper?.open.charCodeAt(1) ?? -1)
+    );
+  }
+
+  /** Between a call's children: a parameter, the call's close, or the next call or block. */
+  inCall(lt: number): number {
+    const core = this.#core;
+    const s = core.s;
+    if (s.charCodeAt(lt) !== Char.Lt) return core.strayText(lt);
+    const final = core.final;
+    const { call, parameter, wrapper } = core.form;
+    const opening = parameter.read(s, lt, final);
+    if (opening === 'partial') return wait(lt);
+    if (opening !== null) {
+      if (opening.stray !== undefined) core.warn('stray-text', opening.stray, core.offset + lt);
+      if (opening.escaped === true) core.escaped = true;
+      this.#openParameter(opening.name, core.offset + lt);
+      return lt + opening.length;
+    }
+    const close = startsWithAt(s, lt, call.close);
+    if (close === null && !final) return wait(lt);
+    if (close === true) {
+      const end = lt + call.close.length;
+      const confirmed = confirmsCallClose(s, end, final, core.form, false);
+      if (confirmed === null) return wait(lt);
+      if (confirmed) {
+        core.closeCall(core.offset + end);
+        return end;
+      }
+    }
+    if (wrapper !== null) {
+      const blockClose = startsWithAt(s, lt, wrapper.close);
+      if (blockClose === null && !final) return wait(lt);
+      if (blockClose === true) {
+        this.#warnUnclosedCall(wrapper.close, lt);
+        core.closeCall(core.offset + lt);
+        return lt;
+      }
+      if (core.lineStart) {
+        const next = call.read(s, lt, final);
+        if (next === 'partial') return wait(lt);
+        const block = startsWithAt(s, lt, wrapper.open);
+        if (block === null && !final) return wait(lt);
+        // The next call, or a new block: this call (and block) was left open.
+        if (next !== null || block === true) {
+          this.#warnUnclosedCall(`the next ${next !== null ? call.start : wrapper.open}`, lt);
+          core.closeCall(core.offset + lt);
+          return lt;
+        }
+      }
+    }
+    core.lineStart = false;
+    return lt + 1;
+  }
+
+  #warnUnclosedCall(ending: string, lt: number): void {
+    const core = this.#core;
+    core.warn(
+      'unclosed-element',
+      `${core.form.call.unclosed}; it ends at ${ending}`,
+      core.offset + lt,
+    );
+  }
+
+  /** A parameter: a text value of the call's arguments. */
+  #openParameter(written: string, at: number): void {
+    const core = this.#core;
+    const form = core.form;
+    const key = form.key(written);
+    const tree = core.startTree();
+    const repeat = tree.open(key, true);
+    if (repeat !== Repeat.None)
+      core.warn(
+        'duplicate-field',
+        `parameter ${JSON.stringify(key)} is given more than once; ${repeat === Repeat.List ? 'its values make a list' : 'the last is kept, as the tool takes one'}`,
+        at,
+      );
+    const text = form.text;
+    core.value = new StreamedValue(text === 'xml' ? 'verbatim' : text(key), core.escaped);
+    core.valueAt = at;
+    core.lineStart = true;
+    core.state = State.Value;
+  }
+
+  /** The `<` at `lt` in a value: its close, an opening that leaves it open, or its text. */
+  valueEnd(lt: number, from: number): number {
+    const core = this.#core;
+    const s = core.s;
+    const final = core.final;
+    const form = core.form;
+    const { call, parameter, wrapper } = form;
+    if (!this.mayEndValue(s, lt)) return TEXT;
+    const close = parameter.close(core.tree.top.name);
+    const closes = startsWithAt(s, lt, close);
+    if (closes === null && !final) return core.valueWait(from, lt);
+    if (closes === true) {
+      const end = lt + close.length;
+      const confirmed = confirmsParameterClose(s, end, final, form);
+      if (confirmed === null) return core.valueWait(from, lt);
+      if (confirmed) {
+        core.writeValue(s.slice(from, lt));
+        core.closeValueText();
+        core.state = State.InCall;
+        return end;
+      }
+    }
+    if (endsAtLineStart(s, from, lt, core.lineStart)) {
+      // A parameter's or a new block's opening on a line of its own: the value was left open.
+      for (const opening of [parameter.reopens, wrapper?.open]) {
+        if (opening == null) continue;
+        const opens = startsWithAt(s, lt, opening);
+        if (opens === null && !final) return core.valueWait(from, lt);
+        if (opens !== true) continue;
+        if (opening === parameter.reopens && form.repeated === 'warn') {
+          // A parameter the call already has, opened inside a value, is the value's text (code
+          // that writes the format: a file that holds a parameter's opening), not a left-open value.
+          const tag = parameter.read(s, lt, final);
+          if (tag === 'partial') return core.valueWait(from, lt);
+          if (tag !== null && core.tree.has(form.key(tag.name))) continue;
+        }
+        return this.#leaveValue(from, lt, `the next ${opening}`, lt);
+      }
+    }
+    const callClose = startsWithAt(s, lt, call.close);
+    if (callClose === null && !final) return core.valueWait(from, lt);
+    if (callClose === true) {
+      const end = lt + call.close.length;
+      const confirmed = confirmsCallClose(s, end, final, form, true);
+      if (confirmed === null) return core.valueWait(from, lt);
+      if (confirmed) {
+        this.#leaveValue(from, lt, call.close, end);
+        core.closeCall(core.offset + end);
+        return end;
+      }
+    }
+    if (wrapper !== null) {
+      const blockClose = startsWithAt(s, lt, wrapper.close);
+      if (blockClose === null && !final) return core.valueWait(from, lt);
+      if (blockClose === true) {
+        const confirmed = confirmsBlockCloseInValue(s, lt + wrapper.close.length, final, form);
+        if (confirmed === null) return core.valueWait(from, lt);
+        if (confirmed) return this.#leaveValue(from, lt, wrapper.close, lt);
+      }
+    }
+    return TEXT;
+  }
+
+  /** A value left open ends at `lt`, where `ending` begins: a warning, and the call goes on. */
+  #leaveValue(from: number, lt: number, ending: string, next: number): number {
+    const core = this.#core;
+    core.writeValue(core.s.slice(from, lt));
+    core.closeTo(0, core.offset + lt, ending);
+    core.state = State.InCall;
+    // It is left where a line starts (or at the call's or block's close).
+    core.lineStart = true;
+    return next;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the shared markup reader (markup/core.ts) and the shapes of a form's tags
+ * (markup/xml-elements.ts, markup/literal-tags.ts) agree on: the states, how a step answers,
+ * and what a shape does.
+ */
+export enum State {
+  Start = 0,
+  /** Inside the wrapper, between calls. */
+  Between = 1,
+  /** Inside a call, between its children. */
+  InCall = 2,
+  /** In a value's text. */
+  Value = 3,
+  /** After a call written without its wrapper: the wrapper's orphan close may follow. */
+  Trailer = 4,
+  /** A shape's own states (its `step` reads them): a field that names the call. */
+  Field = 5,
+  /** In the arguments' container or an element that holds elements (or may). */
+  Children = 6,
+  Cdata = 7,
+  /** The deprecated JSON form's object. */
+  Json = 8,
+  JsonTail = 9,
+  Done = 10,
+  Failed = 11,
+}
+
+/** `run`'s steps return where they got to, or `wait(i)` (< 0) when `i` needs more input. */
+export const wait = (i: number) => -i - 1;
+/** What a value's `<` step answers when the `<` is the value's own text (no `wait` is this). */
+export const TEXT = Number.MIN_SAFE_INTEGER;
+
+export interface OpenCall {
+  id: string;
+  name: string;
+  server: string | undefined;
+}
+
+/**
+ * What a form's tags add to the shared reading (`MarkupForm.tags` chooses one): how a call's
+ * children are read, what ends a value, and any states of their own. Its calls see the
+ * reader's text of the current run (`MarkupCore.s`) and answer as `run`'s steps do.
+ */
+export interface MarkupShape {
+  /** `&` begins a character reference in a value's text (XML); else it is text. */
+  readonly entities: boolean;
+  /** Between a call's children at `k` (blanks skipped, not the input's end): what is there. */
+  inCall(k: number): number;
+  /** The `<` at `lt` in a value's text (written up to `from`): `TEXT`, or where to go on. */
+  valueEnd(lt: number, from: number): number;
+  /** Whether the `<` at `lt` may begin what ends or changes a value (true at the end of `s`). */
+  mayEndValue(s: string, lt: number): boolean;
+  /** A step in one of the shape's own states (from `State.Field` on). */
+  step(i: number): number;
+  /** The call's arguments need no close of their own: at the input's end the call is complete. */
+  argumentsClosed(): boolean;
+  /** A new call begins: the shape forgets what it knew of the last one. */
+  clearCall(): void;
+}
+
+/** Whether a line start follows `s[from, to)`, given whether one preceded it (`before`). */
+export function endsAtLineStart(s: string, from: number, to: number, before: boolean): boolean {
+  for (let k = to - 1; k >= from; k--) {
+    const c = s.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d) return true;
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return before;
+}
