@@ -2,12 +2,12 @@ import { CDATA_OPEN, unwrapCdata } from '../cdata.js';
 import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
 import { decodeEntities } from '../entities.js';
 import { readJsonCall } from '../json-call.js';
-import { JsonFormBody, JsonFormEnd } from '../json-form.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import { FrameKind } from './arguments-tree.js';
 import { confirmsCallClose, confirmsElementClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
+import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 
 /**
@@ -31,10 +31,11 @@ export class XmlElements implements MarkupShape {
   #field = '';
   #fieldAt = 0;
   #fieldText: Pieces = createPieces();
-  readonly #json = new JsonFormBody();
+  readonly #json: JsonFormBody;
 
   constructor(core: MarkupCore) {
     this.#core = core;
+    this.#json = new JsonFormBody(core.form.call.close);
   }
 
   clearCall(): void {
@@ -413,7 +414,7 @@ export class XmlElements implements MarkupShape {
     const json = this.#json;
     const next = json.run(core.s, i, core.final);
     if (json.ended === JsonFormEnd.Object) core.state = State.JsonTail;
-    else if (json.ended === JsonFormEnd.ToolClose) {
+    else if (json.ended === JsonFormEnd.CallClose) {
       this.#finishJson(core.offset + next);
       return next + core.form.call.close.length;
     } else return core.final ? core.endOfInput(next) : wait(next);

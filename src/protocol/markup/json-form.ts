@@ -1,30 +1,34 @@
-import { Char } from './chars.js';
-import { startsWithAt } from './tag.js';
+import { Char } from '../chars.js';
+import { startsWithAt } from '../tag.js';
 
-const TOOL_CLOSE = '</tool>';
-
-/** Where the JSON object of the deprecated `<tool>{…}</tool>` form stands after a step. */
+/** Where the JSON object of a call's deprecated JSON form (`{…}` as its body) stands after a step. */
 export enum JsonFormEnd {
   /** Still inside the object. */
   Open = 0,
-  /** Its closing brace was read: a `</tool>` should follow. */
+  /** Its closing brace was read: the call's close should follow. */
   Object = 1,
-  /** A `</tool>` came where the object was still open: the object is broken, the block ends. */
-  ToolClose = 2,
+  /** The call's close came where the object was still open: the object is broken, the block ends. */
+  CallClose = 2,
 }
 
 /**
  * The object of the deprecated JSON form, gathered as it streams: up to its closing brace
- * (braces and brackets counted outside strings), or up to a `</tool>` that ends a broken one
- * (`<` cannot stand outside a JSON string). Each character is looked at once, across chunks.
+ * (braces and brackets counted outside strings), or up to the call's close that ends a broken
+ * one (`<` cannot stand outside a JSON string). Each character is looked at once, across chunks.
  */
 export class JsonFormBody {
+  readonly #close: string;
   /** Absolute offset of the object's `{`. */
   start = 0;
   #pieces: string[] = [];
   #depth = 0;
   #inString = false;
   #escape = false;
+
+  /** `close`: the call's closing tag. */
+  constructor(close: string) {
+    this.#close = close;
+  }
 
   begin(start: number): void {
     this.start = start;
@@ -55,11 +59,11 @@ export class JsonFormBody {
           return i + 1;
         }
       } else if (c === Char.Lt) {
-        const close = startsWithAt(buf, i, TOOL_CLOSE);
+        const close = startsWithAt(buf, i, this.#close);
         if (close === null && !final) break;
         if (close === true) {
           this.#pieces.push(buf.slice(start, i));
-          this.ended = JsonFormEnd.ToolClose;
+          this.ended = JsonFormEnd.CallClose;
           return i;
         }
       }
