@@ -84,14 +84,14 @@ export class MarkupCore implements BlockStream {
     form: MarkupForm,
     sink: BlockSink,
     limits: BlockLimits,
-    shape: (core: MarkupCore) => MarkupShape,
+    Shape: new (core: MarkupCore) => MarkupShape,
   ) {
     this.form = form;
     this.format = form.format;
     this.sink = sink;
     this.limits = limits;
     this.tree = new ArgumentsTree((path, text) => this.#onDelta(path, text));
-    this.shape = shape(this);
+    this.shape = new Shape(this);
     this.#entities = this.shape.entities;
   }
 

@@ -10,8 +10,6 @@ import { XmlElements } from './xml-elements.js';
  */
 export class MarkupReader extends MarkupCore {
   constructor(form: MarkupForm, sink: BlockSink, limits: BlockLimits) {
-    super(form, sink, limits, (core) =>
-      form.tags === 'xml' ? new XmlElements(core) : new LiteralTags(core),
-    );
+    super(form, sink, limits, form.tags === 'xml' ? XmlElements : LiteralTags);
   }
 }
