@@ -45,7 +45,6 @@ function invokeForm(
     },
     key: (name) => name,
     text: () => 'verbatim',
-    nested: false,
     repeated: 'warn',
     jsonForm: false,
     empty: `a ${open} block holds no ${invoke} name="…">`,

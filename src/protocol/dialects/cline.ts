@@ -32,7 +32,6 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
       reopens: null,
     },
     key: (name) => name,
-    nested: false,
     text: textOf,
     repeated: 'warn',
     jsonForm: false,

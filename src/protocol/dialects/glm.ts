@@ -51,7 +51,6 @@ const FORM: MarkupForm = {
   },
   key: (name) => name.trim(),
   text: () => 'verbatim',
-  nested: false,
   repeated: 'warn',
   jsonForm: false,
   escapedBlanks: true,

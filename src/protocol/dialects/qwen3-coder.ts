@@ -43,7 +43,6 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   },
   key: (name) => name.trim(),
   text: () => 'newlines',
-  nested: false,
   repeated: 'warn',
   jsonForm: false,
   empty: 'a <tool_call> block holds no <function=name>',

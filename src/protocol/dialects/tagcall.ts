@@ -50,7 +50,6 @@ export const TAGCALL_FORM: MarkupForm = {
     unclosed: 'an element was not closed with its closing tag',
   },
   key: (name) => name,
-  nested: true,
   text: 'xml',
   repeated: 'list',
   jsonForm: true,

@@ -74,8 +74,6 @@ export interface MarkupForm {
   };
   /** The argument's key from a parameter's written name. */
   key: (name: string) => string;
-  /** Values may hold elements (objects and lists); else a value is text. */
-  nested: boolean;
   /** How a value's text is read: XML text (entities, CDATA), or per key one of `ValueText`. */
   text: 'xml' | ((key: string) => ValueText);
   /**
