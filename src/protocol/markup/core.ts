@@ -194,7 +194,7 @@ export class MarkupCore implements BlockStream {
    * Whether `chunk` can hold nothing that ends or changes a value: no entity (where `&` is
    * one), no `<` that the shape says may end it. The shape is asked only at a `<`: this path
    * runs per chunk, and a call per chunk to a shape of either kind cost the 4-character
-   * stream 5% when both kinds ran in one process.
+   * stream 5% when both kinds ran in the same program.
    */
   #plainInValue(chunk: string): boolean {
     const entities = this.#entities;
