@@ -60,6 +60,8 @@ export class CallBuilder implements ValueEvents {
 
   /** A bare object is a call only with its arguments (`{"name": "Ada", "age": 3}` is data). */
   readonly #bare: boolean;
+  /** The key the family writes a call's arguments under, as its error hints name it. */
+  readonly #argumentsKey: string;
   /** A call object's one key is its name, its value the arguments (Apertus' `{"f": {…}}`). */
   readonly #nameKeyed: boolean;
   /** Each call is told this `missing-wrapper` warning as it ends, pointing at the block's start. */
@@ -72,12 +74,14 @@ export class CallBuilder implements ValueEvents {
     format: CallFormat,
     bare = false,
     nameKeyed = false,
+    argumentsKey = 'arguments',
   ) {
     this.#sink = sink;
     this.#limits = limits;
     this.#shape = shape;
     this.#format = format;
     this.#bare = bare;
+    this.#argumentsKey = argumentsKey;
     this.#nameKeyed = nameKeyed;
   }
 
@@ -417,9 +421,7 @@ export class CallBuilder implements ValueEvents {
     if (this.#bare && fields.arguments === undefined && fields.parameters === undefined) {
       this.#fail(
         'missing-tool-name',
-        this.#format === 'llama3-json'
-          ? 'a call written as bare JSON needs "parameters": {"name": "tool", "parameters": {…}}'
-          : 'a call written as bare JSON needs "arguments": {"name": "tool", "arguments": {…}}',
+        `a call written as bare JSON needs "${this.#argumentsKey}": {"name": "tool", "${this.#argumentsKey}": {…}}`,
         call.at,
       );
       return;

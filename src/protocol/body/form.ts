@@ -11,6 +11,41 @@ export interface HeaderForm {
   partial: RegExp;
 }
 
+/**
+ * A Markdown fence the calls (or a call's arguments) stand in: an opening line such as
+ * ```` ```python ````, then ```` ``` ```` after them.
+ */
+export interface FenceForm {
+  /** The opening line, read by a sticky pattern. */
+  open: RegExp;
+  /** What an opening line may still become once more text comes (held while it may). */
+  begun: RegExp;
+  /** The fence's end. */
+  close: string;
+  /** The fence as warnings name it (```` ```python ````). */
+  label: string;
+}
+
+/**
+ * Messages, each with a header that says what it is (a call to a recipient, thinking, or
+ * text), the header ended by `headerEnd`, the message by one of `ends` or the next `start`.
+ */
+export interface MessageForm {
+  headerEnd: string;
+  /** What begins the next message: it ends the one before (and is not consumed). */
+  start: string;
+  /** What ends a message besides the next one's start; `callEnd` is among them. */
+  ends: readonly string[];
+  /** What a call's message ends with. */
+  callEnd: string;
+  /** In a header: the recipient that makes the message a call (group 1: the tool's name). */
+  recipient: RegExp;
+  /** In a header: what makes the message thinking. */
+  thinking: RegExp;
+  /** The format's name, as errors name its header. */
+  name: string;
+}
+
 /** Calls written one after another between tokens, inside a section (DeepSeek's, Kimi's). */
 export interface SectionCallForm {
   open: string;
@@ -23,6 +58,8 @@ export interface SectionCallForm {
    * after the separator, and the arguments follow in a ```json fence.
    */
   nameOnNextLine?: boolean;
+  /** The fence the arguments may stand in after a name on its own line. */
+  fence?: FenceForm;
 }
 
 /**
@@ -33,11 +70,11 @@ export interface SectionCallForm {
  * - `named`: a header names the call and the body is its arguments (functionary, Mistral's
  *   `name[ARGS]`, Gemma 4);
  * - `sections`: calls between tokens inside a section (DeepSeek, Kimi-K2);
- * - `harmony`: gpt-oss's messages, each a call, thinking or text by its header.
+ * - `messages`: messages, each a call, thinking or text by its header (gpt-oss's harmony).
  */
 export interface BodyForm {
   format: CallFormat;
-  kind: 'calls' | 'named' | 'sections' | 'harmony';
+  kind: 'calls' | 'named' | 'sections' | 'messages';
   /** The block's opening (a section's, for `sections`). */
   open: string;
   /** The opening is the body's own first characters (`[` of Llama 4's list, `{"name"`). */
@@ -47,8 +84,12 @@ export interface BodyForm {
   /** The close is a special token: a string cannot hold it (a string cut by it is cut short). */
   closeIsToken?: boolean;
   syntax: Syntax;
+  /** The token a `Syntax.TokenQuoted` string stands between (Gemma 4's `<|"|>`). */
+  quoteToken?: string;
   /** A bare JSON object at a line start: a call only with its `arguments` or `parameters`. */
   bareObject?: boolean;
+  /** The key the family writes a call's arguments under, as error hints name it (`arguments`). */
+  argumentsKey?: 'arguments' | 'parameters';
   /**
    * For a body with no close: texts that cut it short wherever they stand, inside a string too
    * (a line that opens the family's own block: no JSON string holds a raw newline, so only a
@@ -66,11 +107,12 @@ export interface BodyForm {
   /** Calls one after another with no list around them (OLMo 3's, one a line). */
   sequence?: boolean;
   /**
-   * The calls stand in a Markdown fence inside the block (MiniCPM3's ```` ```python ````
-   * … ```` ``` ````): its opening line follows the block's opening, its end comes before the
-   * block's close (outside strings: a value may hold ```` ``` ````).
+   * The calls stand in a fence inside the block (MiniCPM3's ```` ```python ```` …
+   * ```` ``` ````): its opening line follows the block's opening, its end comes before the
+   * block's close (outside strings: a value may hold the fence's end).
    */
-  fenced?: boolean;
+  fence?: FenceForm;
   header?: HeaderForm;
   call?: SectionCallForm;
+  message?: MessageForm;
 }

@@ -7,13 +7,14 @@ import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from '
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
- * Python literals and calls (`[f(a='x', n=3)]`: LFM2, OLMo 3, Llama 4), and Gemma 4's
- * (strings between `<|"|>` tokens, bare keys).
+ * Python literals and calls (`[f(a='x', n=3)]`: LFM2, OLMo 3, Llama 4), and strings between
+ * a quote token (`ReaderConfig.quoteToken`: Gemma 4's `<|"|>`), holding no escapes, with bare
+ * keys.
  */
 export enum Syntax {
   Json = 0,
   Python = 1,
-  Gemma = 2,
+  TokenQuoted = 2,
 }
 
 export enum Container {
@@ -49,6 +50,8 @@ export interface ReaderConfig {
   /** The closes are special tokens: they end the body even inside a string (cut short). */
   closeInStrings: boolean;
   maxDepth: number;
+  /** The token strings stand between (`Syntax.TokenQuoted`). */
+  quoteToken?: string;
 }
 
 enum Mode {
@@ -77,7 +80,6 @@ interface Frame {
 
 /** How far past a quote, a comma or a word the reader looks to decide what it is. */
 const MAX_LOOK = 256;
-const GEMMA_QUOTE = '<|"|>';
 
 /** A newline, return or tab: a repair when it stands raw in a JSON string (`RAW_CONTROLS`). */
 const isRawControl = (c: number) => c === 0x0a || c === 0x0d || c === 0x09;
@@ -127,8 +129,10 @@ export class ModelJsonReader {
   readonly #events: ValueEvents;
   #mode = Mode.Value;
   readonly #stack: Frame[] = [];
-  /** The string being read: its quote ('"', "'", or Gemma's token), whether it is a key. */
+  /** The string being read: its quote ('"', "'", or the quote token), whether it is a key. */
   #quote = '';
+  /** The string stands between quote tokens: it holds no escapes. */
+  #tokenQuoted = false;
   #isKey = false;
   /** The string's decoded text, in pieces flattened as they grow (see pieces.ts). */
   #text: Pieces = createPieces();
@@ -273,8 +277,8 @@ export class ModelJsonReader {
   appendToString(chunk: string): boolean {
     if (this.#mode !== Mode.String) return false;
     let text: string | null;
-    // Gemma's strings hold no escapes and end at `<|"|>`: a chunk without `<` cannot end one.
-    if (this.#quote === GEMMA_QUOTE) text = chunk.indexOf('<') === -1 ? chunk : null;
+    // A token's strings hold no escapes: a chunk without the token's first character cannot end one.
+    if (this.#tokenQuoted) text = chunk.indexOf(this.#quote[0]) === -1 ? chunk : null;
     else if (chunk.length <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS)
       text = this.#shortChunkText(chunk);
     else text = this.#holdsNoStop(chunk) ? chunk : null;
@@ -340,10 +344,11 @@ export class ModelJsonReader {
     if (c === 0x5b || (c === 0x28 && syntax === Syntax.Python))
       return this.#openContainer(Container.Array, j, j + 1, '');
     if (c === 0x22 || c === 0x27) return this.#beginString(s[j], false, j, j + 1);
-    if (syntax === Syntax.Gemma) {
-      const quote = startsWithAt(s, j, GEMMA_QUOTE);
+    if (syntax === Syntax.TokenQuoted) {
+      const token = this.#config.quoteToken as string;
+      const quote = startsWithAt(s, j, token);
       if (quote === null && !final) return -j - 1;
-      if (quote === true) return this.#beginString(GEMMA_QUOTE, false, j, j + GEMMA_QUOTE.length);
+      if (quote === true) return this.#beginString(token, false, j, j + token.length);
     }
     if (c === 0x2d || c === 0x2b || c === 0x2e || (c >= 0x30 && c <= 0x39))
       return this.#readNumber(s, j, final);
@@ -374,10 +379,11 @@ export class ModelJsonReader {
     }
     if (frame.kind === Container.Object && (c === 0x22 || c === 0x27))
       return this.#beginString(s[j], true, j, j + 1);
-    if (frame.kind === Container.Object && this.#config.syntax === Syntax.Gemma) {
-      const quote = startsWithAt(s, j, GEMMA_QUOTE);
+    if (frame.kind === Container.Object && this.#config.syntax === Syntax.TokenQuoted) {
+      const token = this.#config.quoteToken as string;
+      const quote = startsWithAt(s, j, token);
       if (quote === null && !final) return -j - 1;
-      if (quote === true) return this.#beginString(GEMMA_QUOTE, true, j, j + GEMMA_QUOTE.length);
+      if (quote === true) return this.#beginString(token, true, j, j + token.length);
     }
     if (isWordStart(c)) {
       WORD.lastIndex = j;
@@ -455,10 +461,10 @@ export class ModelJsonReader {
       if (next !== -1) return next;
     }
     const quote = this.#quote;
-    const gemma = quote === GEMMA_QUOTE;
+    const tokenQuoted = this.#tokenQuoted;
     const specials = this.#config.closeInStrings ? this.#config.closes : NONE;
     const ends = this.#stringEnds;
-    ends.within(gemma ? '<' : quote);
+    ends.within(tokenQuoted ? quote[0] : quote);
     for (;;) {
       // Raw newlines and tabs are a repair in JSON: each is told where it stands.
       const checksRaw = this.#config.syntax === Syntax.Json && !this.#repaired;
@@ -466,7 +472,7 @@ export class ModelJsonReader {
       let stop: number;
       let k: number;
       let raw: number;
-      if (!gemma && s.length - i <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS) {
+      if (!tokenQuoted && s.length - i <= SHORT_CHUNK && this.#closeFirst !== MIXED_FIRSTS) {
         // A stream's few characters: one look at each, for the four searches below.
         const at = this.#firstStop(s, i, checksRaw, specials);
         const c = s.charCodeAt(at);
@@ -476,15 +482,15 @@ export class ModelJsonReader {
         raw = at < s.length && stop === s.length && k === s.length ? at : s.length;
       } else {
         quoteAt = ends.quote(i);
-        stop = gemma ? quoteAt : Math.min(quoteAt, ends.backslash(i));
+        stop = tokenQuoted ? quoteAt : Math.min(quoteAt, ends.backslash(i));
         k = specials.length === 0 ? s.length : ends.special(specials, i);
         raw = checksRaw ? ends.raw(i) : s.length;
       }
       let end = Math.min(stop, k);
       if (end >= s.length && !final) {
-        // Hold what may be the start of the special close, or of Gemma's quote.
+        // Hold what may be the start of the special close, or of the quote token.
         for (const special of specials) end = Math.min(end, partialSuffixStart(s, i, special));
-        if (gemma) end = Math.min(end, partialSuffixStart(s, i, GEMMA_QUOTE));
+        if (tokenQuoted) end = Math.min(end, partialSuffixStart(s, i, quote));
       }
       if (raw < end) {
         this.#stringText(s.slice(i, raw));
@@ -511,8 +517,8 @@ export class ModelJsonReader {
         i = next;
         continue;
       }
-      if (gemma) {
-        const closes = startsWithAt(s, stop, GEMMA_QUOTE);
+      if (tokenQuoted) {
+        const closes = startsWithAt(s, stop, quote);
         if (closes === null && !final) {
           this.#flushRun();
           return -stop - 1;
@@ -523,11 +529,11 @@ export class ModelJsonReader {
           return -stop - 1;
         }
         if (closes !== true) {
-          this.#stringText('<');
+          this.#stringText(quote[0]);
           i = stop + 1;
           continue;
         }
-        return this.#endString(stop + GEMMA_QUOTE.length);
+        return this.#endString(stop + quote.length);
       }
       const closes = this.#quoteCloses(s, stop + 1, final);
       if (closes === null) {
@@ -553,8 +559,8 @@ export class ModelJsonReader {
     const ends = this.#stringEnds;
     let end: number;
     let escaped = false;
-    if (quote === GEMMA_QUOTE)
-      end = indexOrEnd(s, GEMMA_QUOTE, i); // Gemma's strings hold no escapes
+    if (this.#tokenQuoted)
+      end = indexOrEnd(s, quote, i); // a token's strings hold no escapes
     else {
       ends.within(quote);
       end = ends.quote(i);
@@ -573,7 +579,7 @@ export class ModelJsonReader {
     if (specials.length > 0 && ends.special(specials, i) < end) return -1;
     const next = end + quote.length;
     if (json && this.#quoteCloses(s, next, final) !== true) return -1;
-    // Gemma's quote where the block's close may yet stand: more input decides.
+    // A quote token where the block's close may yet stand: more input decides.
     if (!final && specials.some((special) => startsWithAt(s, end, special) === null)) return -1;
     let text = s.slice(i, end);
     if (escaped) {
@@ -631,6 +637,7 @@ export class ModelJsonReader {
     if (quote === "'" && this.#config.syntax === Syntax.Json)
       this.#repair('a single-quoted string', at);
     this.#quote = quote;
+    this.#tokenQuoted = quote === this.#config.quoteToken;
     this.#isKey = isKey;
     this.#text = createPieces();
     this.#stringAt = this.#offset + at;
@@ -686,10 +693,10 @@ export class ModelJsonReader {
    * Whether the quote just before `at` closes its string: what follows it (blanks skipped)
    * must fit. A key's close is followed by `:` (`=` in a call); a value's by `,` (and then
    * something that can follow a comma), a closing bracket, the block's close or the end.
-   * Python and Gemma strings close at their quote: their writers escape.
+   * Python's and a quote token's strings close at their quote: their writers escape.
    */
   #quoteCloses(s: string, at: number, final: boolean): boolean | null {
-    // Python's and Gemma's writers escape; a key holds no quote.
+    // Python's and a quote token's writers escape; a key holds no quote.
     if (this.#config.syntax !== Syntax.Json || this.#isKey) return true;
     const j = blanksEnd(s, at);
     if (j - at > MAX_LOOK) return false;

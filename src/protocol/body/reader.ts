@@ -10,7 +10,7 @@ import {
 import type { ParseErrorCode } from '../events.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
-import type { BodyForm } from './form.js';
+import type { BodyForm, MessageForm } from './form.js';
 import { ModelJsonReader, StringEnds } from './model-json.js';
 
 enum State {
@@ -25,29 +25,22 @@ enum State {
   Between = 4,
   /** A section call's header, up to its separator. */
   CallHeader = 5,
-  /** A section call's name on the line after the separator (DeepSeek V3, R1). */
+  /** A section call's name on the line after the separator. */
   CallName = 6,
-  /** A harmony message's header, up to `<|message|>`. */
+  /** A message's header, up to its end. */
   Message = 7,
-  /** A harmony message on the analysis channel. */
+  /** A message of thinking. */
   Thinking = 8,
   Done = 9,
   Failed = 10,
-  /** A fenced body's opening fence line (```python), before its calls. */
+  /** A fenced body's opening fence line, before its calls. */
   FenceOpen = 11,
 }
 
-/** The longest header (a name, a harmony header) read before it is no call. */
+/** The longest header (a name, a message's header) read before it is no call. */
 const MAX_HEADER = 512;
-const FENCE = /```[a-z]*[ \t]*\r?\n/y;
-/** What a fence may still become once more text comes: held until it decides (bounded). */
-const FENCE_BEGUN = /^(?:`{1,2}|```[a-z]*[ \t]*\r?)$/;
+/** The longest fence line held while it may still become one. */
 const MAX_FENCE = 32;
-const FENCE_END = '```';
-const MESSAGE = '<|message|>';
-const HARMONY_START = '<|start|>';
-/** What ends a harmony message: its own end, a call's, the reply's; or the next message's start. */
-const HARMONY_ENDS = ['<|end|>', '<|call|>', '<|return|>', HARMONY_START] as const;
 
 /**
  * Reads one block of a body dialect (a `BodyForm`) as it streams, from its opening to its end:
@@ -72,11 +65,14 @@ export class BodyReader implements BlockStream {
   /** A fence (```json) stood before the body: its close may follow it. */
   #fenced = false;
   #calls = 0;
+  /** What ends a message, for a form of messages. */
+  readonly #messages: MessageEnds | null;
 
   constructor(form: BodyForm, sink: BlockSink, limits: BlockLimits) {
     this.#form = form;
     this.#sink = sink;
     this.#limits = limits;
+    this.#messages = form.message === undefined ? null : messageEndsOf(form.message);
     this.#builder = this.#newBuilder();
   }
 
@@ -150,7 +146,8 @@ export class BodyReader implements BlockStream {
    */
   streamValue(chunk: string): Streamed {
     if (this.#state === State.Thinking) {
-      if (chunk.indexOf('<') !== -1) return Streamed.No;
+      for (const first of (this.#messages as MessageEnds).firsts)
+        if (chunk.indexOf(first) !== -1) return Streamed.No;
       this.#sink.thinking(chunk);
       return Streamed.Kept;
     }
@@ -168,6 +165,7 @@ export class BodyReader implements BlockStream {
       form.format,
       form.bareObject === true,
       form.nameKeyed === true,
+      form.argumentsKey,
     );
   }
 
@@ -180,6 +178,7 @@ export class BodyReader implements BlockStream {
         closes,
         closeInStrings,
         maxDepth: this.#limits.maxDepth,
+        quoteToken: form.quoteToken,
       },
       this.#builder,
       this.#stringEnds,
@@ -194,9 +193,9 @@ export class BodyReader implements BlockStream {
       this.#builder.wrappedWrongly(form.missingWrapper, this.#blockStart);
     switch (form.kind) {
       case 'calls':
-        if (form.fenced) {
+        if (form.fence !== undefined) {
           // The fence's end closes the calls too, outside strings only (code may hold it).
-          this.#newReader([FENCE_END, form.close], false);
+          this.#newReader([form.fence.close, form.close], false);
           this.#state = State.FenceOpen;
           break;
         }
@@ -210,7 +209,7 @@ export class BodyReader implements BlockStream {
       case 'sections':
         this.#state = State.Between;
         break;
-      case 'harmony':
+      case 'messages':
         this.#state = State.Message;
         return i;
     }
@@ -226,16 +225,17 @@ export class BodyReader implements BlockStream {
       this.#state = State.Body;
       return j;
     }
-    FENCE.lastIndex = j;
-    if (FENCE.test(s)) {
+    const fence = this.#form.fence as NonNullable<BodyForm['fence']>;
+    fence.open.lastIndex = j;
+    if (fence.open.test(s)) {
       this.#fenced = true;
       this.#state = State.Body;
-      return FENCE.lastIndex;
+      return fence.open.lastIndex;
     }
-    if (!final && s.length - j <= MAX_FENCE && FENCE_BEGUN.test(s.slice(j))) return -j - 1;
+    if (!final && s.length - j <= MAX_FENCE && fence.begun.test(s.slice(j))) return -j - 1;
     this.#sink.warn(
       'missing-wrapper',
-      `the calls after ${this.#form.open} go in a \`\`\`python fence; read without it`,
+      `the calls after ${this.#form.open} go in a ${fence.label} fence; read without it`,
       offset + j,
     );
     this.#state = State.Body;
@@ -297,7 +297,8 @@ export class BodyReader implements BlockStream {
   }
 
   #unclosed(): string {
-    if (this.#form.kind === 'harmony') return 'the call was not ended with <|call|>';
+    if (this.#form.kind === 'messages')
+      return `the call was not ended with ${(this.#form.message as MessageForm).callEnd}`;
     if (this.#form.close === '' && this.#form.kind !== 'sections')
       return `the ${this.#form.open} block's JSON was not closed before the input ended`;
     const close = this.#form.kind === 'sections' ? this.#form.call?.close : this.#form.close;
@@ -331,24 +332,25 @@ export class BodyReader implements BlockStream {
     }
     const form = this.#form;
     if (form.kind === 'sections') return this.#afterSectionCall(s, i, offset, final);
-    if (form.kind === 'harmony') return this.#afterMessageCall(s, i, offset, final);
+    if (form.kind === 'messages') return this.#afterMessageCall(s, i, offset, final);
     if (form.close === '') return this.#end(offset + i, i);
     let j = skipBlanks(s, i, s.length);
     // A fenced body: the fence's end, then the close (a fence left open is said).
     let fenceLeftOpen = false;
-    if (this.#fenced) {
-      const fence = startsWithAt(s, j, FENCE_END);
-      if (fence === null && !final) return -i - 1;
-      if (fence === true) j = skipBlanks(s, j + FENCE_END.length, s.length);
+    const fence = form.fence;
+    if (this.#fenced && fence !== undefined) {
+      const fenceEnd = startsWithAt(s, j, fence.close);
+      if (fenceEnd === null && !final) return -i - 1;
+      if (fenceEnd === true) j = skipBlanks(s, j + fence.close.length, s.length);
       else fenceLeftOpen = true;
     }
     const close = startsWithAt(s, j, form.close);
     if (close === true) {
-      if (fenceLeftOpen && this.#builder.started.length > 0) {
+      if (fenceLeftOpen && fence !== undefined && this.#builder.started.length > 0) {
         this.#builder.flush();
         this.#sink.warn(
           'missing-wrapper',
-          `the calls' \`\`\`python fence was not closed before ${form.close}`,
+          `the calls' ${fence.label} fence was not closed before ${form.close}`,
           offset + j,
           this.#builder.currentId,
         );
@@ -466,7 +468,7 @@ export class BodyReader implements BlockStream {
     return this.#beginSectionCall(name, sep + call.separator.length);
   }
 
-  /** DeepSeek V3 and R1: the name on its own line, then the arguments in a ```json fence. */
+  /** The name on its own line, then the arguments (in the call's fence, when it has one). */
   #callName(s: string, i: number, offset: number, final: boolean): number {
     const newline = s.indexOf('\n', i);
     if (newline === -1 || newline - i > MAX_HEADER) {
@@ -476,19 +478,21 @@ export class BodyReader implements BlockStream {
     }
     const name = s.slice(i, newline).trim();
     let next = newline + 1;
-    FENCE.lastIndex = next;
-    const fenceStart = skipBlanks(s, next, s.length);
-    if (fenceStart >= s.length && !final) return -i - 1;
-    FENCE.lastIndex = fenceStart;
-    if (FENCE.test(s)) {
-      this.#fenced = true;
-      next = FENCE.lastIndex;
-    } else if (
-      !final &&
-      s.length - fenceStart <= MAX_FENCE &&
-      FENCE_BEGUN.test(s.slice(fenceStart))
-    )
-      return -i - 1;
+    const fence = (this.#form.call as NonNullable<BodyForm['call']>).fence;
+    if (fence !== undefined) {
+      const fenceStart = skipBlanks(s, next, s.length);
+      if (fenceStart >= s.length && !final) return -i - 1;
+      fence.open.lastIndex = fenceStart;
+      if (fence.open.test(s)) {
+        this.#fenced = true;
+        next = fence.open.lastIndex;
+      } else if (
+        !final &&
+        s.length - fenceStart <= MAX_FENCE &&
+        fence.begun.test(s.slice(fenceStart))
+      )
+        return -i - 1;
+    }
     void offset;
     return this.#beginSectionCall(name, next);
   }
@@ -505,9 +509,10 @@ export class BodyReader implements BlockStream {
   #afterSectionCall(s: string, i: number, offset: number, final: boolean): number {
     const call = this.#form.call as NonNullable<BodyForm['call']>;
     let j = skipBlanks(s, i, s.length);
-    if (this.#fenced && startsWithAt(s, j, '```') !== false) {
-      if (j + 3 > s.length && !final) return -i - 1;
-      if (s.startsWith('```', j)) j = skipBlanks(s, j + 3, s.length);
+    const fence = call.fence;
+    if (this.#fenced && fence !== undefined && startsWithAt(s, j, fence.close) !== false) {
+      if (j + fence.close.length > s.length && !final) return -i - 1;
+      if (s.startsWith(fence.close, j)) j = skipBlanks(s, j + fence.close.length, s.length);
     }
     const close = startsWithAt(s, j, call.close);
     if (final && (j >= s.length || close === null)) {
@@ -530,39 +535,45 @@ export class BodyReader implements BlockStream {
     return end;
   }
 
-  // --- Harmony (gpt-oss): a message's header decides what it is. ---
+  // --- Messages: a message's header decides what it is. ---
 
   #message(s: string, i: number, offset: number, final: boolean): number {
+    const form = this.#form.message as MessageForm;
+    const headerEnd = form.headerEnd;
     this.#blockStart = offset + i;
     // Only as far as a header can reach: a flood of openings is then read in linear time.
-    const window = s.slice(i, i + MAX_HEADER + MESSAGE.length);
+    const window = s.slice(i, i + MAX_HEADER + headerEnd.length);
     const open = this.#form.open.length;
-    const message = window.indexOf(MESSAGE, open);
-    const start = window.indexOf(HARMONY_START, open);
+    const message = window.indexOf(headerEnd, open);
+    const start = window.indexOf(form.start, open);
     if (message === -1 || (start !== -1 && start < message)) {
       if (
         !final &&
         start === -1 &&
-        window.length < MAX_HEADER + MESSAGE.length &&
+        window.length < MAX_HEADER + headerEnd.length &&
         i + window.length >= s.length
       )
         return -i - 1;
-      this.#fail('incomplete-tool-call', `a harmony header ends with ${MESSAGE}`, this.#blockStart);
+      this.#fail(
+        'incomplete-tool-call',
+        `a ${form.name} header ends with ${headerEnd}`,
+        this.#blockStart,
+      );
       // What was looked at is the broken header's, up to the next message: given back as text
       // whole, not read again for openings (a flood of them costs linear time).
       return -(i + (start !== -1 ? start : window.length)) - 1;
     }
     const header = window.slice(0, message);
-    const after = i + message + MESSAGE.length;
-    const recipient = /\bto=functions\.([^\s<]+)/.exec(header);
+    const after = i + message + headerEnd.length;
+    const recipient = form.recipient.exec(header);
     if (recipient !== null) {
       this.#calls++;
       this.#builder.startNamed(recipient[1]);
-      this.#newReader(HARMONY_ENDS, true);
+      this.#newReader((this.#messages as MessageEnds).closes, true);
       this.#state = State.Body;
       return after;
     }
-    if (/<\|channel\|>\s*analysis\b/.test(header)) {
+    if (form.thinking.test(header)) {
       this.#sink.thinkingStart();
       this.#state = State.Thinking;
       return after;
@@ -574,8 +585,9 @@ export class BodyReader implements BlockStream {
   }
 
   #thinking(s: string, i: number, offset: number, final: boolean): number {
-    const end = harmonyEnd(s, i);
-    const stop = end !== null ? end.at : final ? s.length : harmonyPartialEnd(s, i);
+    const ends = this.#messages as MessageEnds;
+    const end = ends.next(s, i);
+    const stop = end !== null ? end.at : final ? s.length : ends.partial(s, i);
     this.#sink.thinking(s.slice(i, stop));
     if (end === null && !final) return -stop - 1;
     const close = end === null ? s.length : end.at + end.length;
@@ -584,18 +596,20 @@ export class BodyReader implements BlockStream {
     return close;
   }
 
-  /** After a harmony call's JSON: the message's end. */
+  /** After a call's arguments in a message: the message's end. */
   #afterMessageCall(s: string, i: number, offset: number, final: boolean): number {
+    const ends = this.#messages as MessageEnds;
+    const callEnd = (this.#form.message as MessageForm).callEnd;
     const j = skipBlanks(s, i, s.length);
-    const end = harmonyEnd(s, j);
+    const end = ends.next(s, j);
     if (end !== null && end.at === j) return this.#end(offset + j + end.length, j + end.length);
-    if (j >= s.length || harmonyPartialEnd(s, j) === j) {
+    if (j >= s.length || ends.partial(s, j) === j) {
       if (!final) return -i - 1;
-      return this.#endedUnclosed(s, offset, '<|call|>');
+      return this.#endedUnclosed(s, offset, callEnd);
     }
     this.#fail(
       'invalid-json',
-      "the call's arguments are followed by more than <|call|>",
+      `the call's arguments are followed by more than ${callEnd}`,
       offset + j,
     );
     return -j - 1;
@@ -625,23 +639,49 @@ function indexBefore(s: string, literal: string, from: number, to: number): numb
   return at === -1 ? -1 : from + at;
 }
 
-/** The earliest of harmony's ends at or after `i`, with its length (a start is not consumed). */
-function harmonyEnd(s: string, i: number): { at: number; length: number } | null {
-  // One scan that stops at the first end: searching for each end to the end of the text is
-  // quadratic in a message of many blocks that lacks one of them.
-  HARMONY_END.lastIndex = i;
-  const match = HARMONY_END.exec(s);
-  if (match === null) return null;
-  return { at: match.index, length: match[0] === HARMONY_START ? 0 : match[0].length };
-}
-const HARMONY_END = new RegExp(
-  HARMONY_ENDS.map((end) => end.replace(/[|]/g, '\\|')).join('|'),
-  'g',
-);
+/** What ends a message, derived once per form: its ends and the next message's start. */
+class MessageEnds {
+  /** The ends, then the start: the closes of a call's arguments (special tokens). */
+  readonly closes: readonly string[];
+  /** The first characters of the closes: a chunk without them ends no thinking. */
+  readonly firsts: readonly string[];
+  readonly #start: string;
+  /** One scan that stops at the first end: a search for each end to the end of the text is
+   * quadratic in a message of many blocks that lacks one of them. */
+  readonly #pattern: RegExp;
 
-/** Where a partial harmony end may begin at the end of `s`. */
-function harmonyPartialEnd(s: string, from: number): number {
-  let at = s.length;
-  for (const end of HARMONY_ENDS) at = Math.min(at, partialSuffixStart(s, from, end));
-  return at;
+  constructor(form: MessageForm) {
+    this.closes = [...form.ends, form.start];
+    this.firsts = [...new Set(this.closes.map((close) => close[0]))];
+    this.#start = form.start;
+    this.#pattern = new RegExp(this.closes.map(escapeRegExp).join('|'), 'g');
+  }
+
+  /** The earliest end at or after `i`, with its length (a start is not consumed). */
+  next(s: string, i: number): { at: number; length: number } | null {
+    this.#pattern.lastIndex = i;
+    const match = this.#pattern.exec(s);
+    if (match === null) return null;
+    return { at: match.index, length: match[0] === this.#start ? 0 : match[0].length };
+  }
+
+  /** Where a partial end may begin at the end of `s`. */
+  partial(s: string, from: number): number {
+    let at = s.length;
+    for (const end of this.closes) at = Math.min(at, partialSuffixStart(s, from, end));
+    return at;
+  }
 }
+
+const messageEnds = new WeakMap<MessageForm, MessageEnds>();
+
+function messageEndsOf(form: MessageForm): MessageEnds {
+  let ends = messageEnds.get(form);
+  if (ends === undefined) {
+    ends = new MessageEnds(form);
+    messageEnds.set(form, ends);
+  }
+  return ends;
+}
+
+const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { markdownFence } from './fence.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
 
 const CALLS = { open: '<｜tool▁calls▁begin｜>', close: '<｜tool▁calls▁end｜>' };
@@ -23,6 +24,7 @@ const FORM: BodyForm = {
     // line and the arguments in a ```json fence.
     nameOf: (header) => (header === 'function' ? '' : header),
     nameOnNextLine: true,
+    fence: markdownFence('```json'),
   },
 };
 

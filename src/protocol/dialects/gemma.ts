@@ -10,7 +10,8 @@ const GEMMA4: BodyForm = {
   open: '<|tool_call>',
   close: '<tool_call|>',
   closeIsToken: true,
-  syntax: Syntax.Gemma,
+  syntax: Syntax.TokenQuoted,
+  quoteToken: '<|"|>',
   header: {
     pattern: /\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y,
     partial: /^\s*(?:c(?:a(?:l(?:l(?::[\w.-]*\s*)?)?)?)?)?$/,

@@ -1,15 +1,30 @@
 import type { BlockReader } from '../block.js';
-import type { BodyForm } from '../body/form.js';
+import type { BodyForm, MessageForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
 
+/**
+ * A message's header ends with `<|message|>`; the message with its end, a call's, the reply's,
+ * or the next message's start. `to=functions.NAME` in the header makes it a call, the analysis
+ * channel thinking.
+ */
+const MESSAGE: MessageForm = {
+  headerEnd: '<|message|>',
+  start: '<|start|>',
+  ends: ['<|end|>', '<|call|>', '<|return|>'],
+  callEnd: '<|call|>',
+  recipient: /\bto=functions\.([^\s<]+)/,
+  thinking: /<\|channel\|>\s*analysis\b/,
+  name: 'harmony',
+};
 const harmony = (open: string): BodyForm => ({
   format: 'gpt-oss',
-  kind: 'harmony',
+  kind: 'messages',
   open,
   close: '',
   syntax: Syntax.Json,
+  message: MESSAGE,
 });
 const START = harmony('<|start|>');
 const CHANNEL = harmony('<|channel|>');

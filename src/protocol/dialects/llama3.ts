@@ -19,6 +19,7 @@ const BARE_JSON: BodyForm = {
   close: '',
   syntax: Syntax.Json,
   bareObject: true,
+  argumentsKey: 'parameters',
 };
 
 /**

@@ -2,6 +2,7 @@ import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from 
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
+import { markdownFence } from './fence.js';
 import { fixedTrigger, pythonCall, type WrittenForm } from './written.js';
 
 const LFM2: BodyForm = {
@@ -34,7 +35,7 @@ const MINICPM3: BodyForm = {
   close: '<|tool_call_end|>',
   syntax: Syntax.Python,
   sequence: true,
-  fenced: true,
+  fence: markdownFence('```python'),
 };
 
 /**
