@@ -1,5 +1,5 @@
 import type { CallFormat } from '../events.js';
-import type { Syntax } from './model-json.js';
+import type { Syntax } from './value-events.js';
 
 /**
  * A name written before a body of arguments, read by a sticky `pattern` at the body's start

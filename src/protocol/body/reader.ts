@@ -11,7 +11,8 @@ import type { ParseErrorCode } from '../events.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
 import type { BodyForm, MessageForm } from './form.js';
-import { ModelJsonReader, StringEnds } from './model-json.js';
+import { ModelJsonReader } from './model-json.js';
+import { StringEnds } from './string-ends.js';
 
 enum State {
   Start = 0,
