@@ -14,29 +14,29 @@ import type { BodyForm } from './form.js';
 import { ModelJsonReader } from './model-json.js';
 import { StringEnds } from './string-ends.js';
 
-/** Where a body reader is; the states after `AfterBody` are its kinds' (sections.ts, messages.ts). */
+/** Where a body reader is; the states from `Between` on are its kinds' (sections.ts, messages.ts). */
 export enum State {
   Start = 0,
   /** A named body's header (its tool's name). */
   Header = 1,
-  /** The body's value, read by the model-JSON reader. */
-  Body = 2,
-  /** After the body's value: the block's (or the call's) close. */
-  AfterBody = 3,
-  /** Inside a section, between its calls. */
-  Between = 4,
-  /** A section call's header, up to its separator. */
-  CallHeader = 5,
-  /** A section call's name on the line after the separator. */
-  CallName = 6,
-  /** A message's header, up to its end. */
-  Message = 7,
-  /** A message of thinking. */
-  Thinking = 8,
-  Done = 9,
-  Failed = 10,
   /** A fenced body's opening fence line, before its calls. */
-  FenceOpen = 11,
+  FenceOpen = 2,
+  /** The body's value, read by the model-JSON reader. */
+  Body = 3,
+  /** After the body's value: the block's (or the call's) close. */
+  AfterBody = 4,
+  Done = 5,
+  Failed = 6,
+  /** Inside a section, between its calls. */
+  Between = 7,
+  /** A section call's header, up to its separator. */
+  CallHeader = 8,
+  /** A section call's name on the line after the separator. */
+  CallName = 9,
+  /** A message's header, up to its end. */
+  Message = 10,
+  /** A message of thinking. */
+  Thinking = 11,
 }
 
 /** The longest header (a name, a message's header) read before it is no call. */
@@ -112,7 +112,7 @@ export class BodyReader implements BlockStream {
       case State.Start:
         return this.#start(i, offset);
       case State.Header:
-        return this.#readHeader(s, i, offset, final);
+        return this.#readHeader(s, i, final);
       case State.FenceOpen:
         return this.#fenceOpen(s, i, offset, final);
       case State.Body:
@@ -224,7 +224,7 @@ export class BodyReader implements BlockStream {
 
   // --- Named bodies: the header, then the arguments. ---
 
-  #readHeader(s: string, i: number, offset: number, final: boolean): number {
+  #readHeader(s: string, i: number, final: boolean): number {
     const header = this.form.header as NonNullable<BodyForm['header']>;
     header.pattern.lastIndex = i;
     const match = header.pattern.exec(s);
@@ -245,7 +245,6 @@ export class BodyReader implements BlockStream {
     const close = this.form.close;
     this.newReader(close === '' ? [] : [close], this.form.closeIsToken === true);
     this.state = State.Body;
-    void offset;
     return header.pattern.lastIndex;
   }
 

@@ -38,7 +38,7 @@ export class SectionsReader extends BodyReader {
       case State.CallHeader:
         return this.#callHeader(s, i, final);
       case State.CallName:
-        return this.#callName(s, i, offset, final);
+        return this.#callName(s, i, final);
       default:
         return -i - 1;
     }
@@ -115,7 +115,7 @@ export class SectionsReader extends BodyReader {
   }
 
   /** The name on its own line, then the arguments (in the call's fence, when it has one). */
-  #callName(s: string, i: number, offset: number, final: boolean): number {
+  #callName(s: string, i: number, final: boolean): number {
     const newline = s.indexOf('\n', i);
     if (newline === -1 || newline - i > MAX_HEADER) {
       if (!final && s.length - i <= MAX_HEADER) return -i - 1;
@@ -139,7 +139,6 @@ export class SectionsReader extends BodyReader {
       )
         return -i - 1;
     }
-    void offset;
     return this.#beginSectionCall(name, next);
   }
 
