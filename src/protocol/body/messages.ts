@@ -1,52 +1,55 @@
-import { type BlockLimits, type BlockSink, Streamed, skipBlanks } from '../block.js';
+import { Streamed, skipBlanks } from '../block.js';
 import { partialSuffixStart } from '../tag.js';
-import type { BodyForm, MessageForm } from './form.js';
-import { BodyReader, MAX_HEADER, State } from './reader.js';
+import type { MessageForm } from './form.js';
+import { type BodyHost, type BodyKind, MAX_HEADER, State } from './kind.js';
 
 /**
  * Reads a block of the kind `messages` (`MessageForm`): a message's header decides what it is,
  * a call to the recipient it names (its arguments follow), thinking, or text.
  */
-export class MessagesReader extends BodyReader {
+export class MessageSteps implements BodyKind {
+  readonly #host: BodyHost;
   readonly #message: MessageForm;
   readonly #ends: MessageEnds;
 
-  constructor(form: BodyForm, sink: BlockSink, limits: BlockLimits) {
-    super(form, sink, limits);
-    this.#message = form.message as MessageForm;
+  constructor(host: BodyHost) {
+    this.#host = host;
+    this.#message = host.form.message as MessageForm;
     this.#ends = messageEndsOf(this.#message);
   }
 
-  protected override begin(at: number, _next: number): number {
-    this.state = State.Message;
+  reset(): void {}
+
+  begin(at: number, _next: number): number {
+    this.#host.state = State.Message;
     return at;
   }
 
-  protected override stepKind(s: string, i: number, offset: number, final: boolean): number {
-    if (this.state === State.Message) return this.#readHeader(s, i, offset, final);
-    if (this.state === State.Thinking) return this.#thinking(s, i, offset, final);
+  step(s: string, i: number, offset: number, final: boolean): number {
+    if (this.#host.state === State.Message) return this.#readHeader(s, i, offset, final);
+    if (this.#host.state === State.Thinking) return this.#thinking(s, i, offset, final);
     return -i - 1;
   }
 
   /** Thinking streams as it comes, up to what may end it. */
-  override streamValue(chunk: string): Streamed {
-    if (this.state !== State.Thinking) return super.streamValue(chunk);
+  streamValue(chunk: string): Streamed {
+    if (this.#host.state !== State.Thinking) return Streamed.No;
     for (const first of this.#ends.firsts) if (chunk.indexOf(first) !== -1) return Streamed.No;
-    this.sink.thinking(chunk);
+    this.#host.sink.thinking(chunk);
     return Streamed.Kept;
   }
 
-  protected override unclosed(): string {
+  unclosed(): string {
     return `the call was not ended with ${this.#message.callEnd}`;
   }
 
   #readHeader(s: string, i: number, offset: number, final: boolean): number {
     const form = this.#message;
     const headerEnd = form.headerEnd;
-    this.blockStart = offset + i;
+    this.#host.blockStart = offset + i;
     // Only as far as a header can reach: a flood of openings is then read in linear time.
     const window = s.slice(i, i + MAX_HEADER + headerEnd.length);
-    const open = this.form.open.length;
+    const open = this.#host.form.open.length;
     const message = window.indexOf(headerEnd, open);
     const start = window.indexOf(form.start, open);
     if (message === -1 || (start !== -1 && start < message)) {
@@ -57,10 +60,10 @@ export class MessagesReader extends BodyReader {
         i + window.length >= s.length
       )
         return -i - 1;
-      this.fail(
+      this.#host.fail(
         'incomplete-tool-call',
         `a ${form.name} header ends with ${headerEnd}`,
-        this.blockStart,
+        this.#host.blockStart,
       );
       // What was looked at is the broken header's, up to the next message: given back as text
       // whole, not read again for openings (a flood of them costs linear time).
@@ -70,19 +73,19 @@ export class MessagesReader extends BodyReader {
     const after = i + message + headerEnd.length;
     const recipient = form.recipient.exec(header);
     if (recipient !== null) {
-      this.builder.startNamed(recipient[1]);
-      this.newReader(this.#ends.closes, true);
-      this.state = State.Body;
+      this.#host.builder.startNamed(recipient[1]);
+      this.#host.newReader(this.#ends.closes, true);
+      this.#host.state = State.Body;
       return after;
     }
     if (form.thinking.test(header)) {
-      this.sink.thinkingStart();
-      this.state = State.Thinking;
+      this.#host.sink.thinkingStart();
+      this.#host.state = State.Thinking;
       return after;
     }
     // The final answer, or a message to no function: text as written.
-    this.sink.text(offset + after);
-    this.state = State.Done;
+    this.#host.sink.text(offset + after);
+    this.#host.state = State.Done;
     return after;
   }
 
@@ -90,26 +93,27 @@ export class MessagesReader extends BodyReader {
     const ends = this.#ends;
     const end = ends.next(s, i);
     const stop = end !== null ? end.at : final ? s.length : ends.partial(s, i);
-    this.sink.thinking(s.slice(i, stop));
+    this.#host.sink.thinking(s.slice(i, stop));
     if (end === null && !final) return -stop - 1;
     const close = end === null ? s.length : end.at + end.length;
-    this.sink.thinkingEnd(offset + close);
-    this.state = State.Done;
+    this.#host.sink.thinkingEnd(offset + close);
+    this.#host.state = State.Done;
     return close;
   }
 
   /** After a call's arguments in a message: the message's end. */
-  protected override afterValue(s: string, i: number, offset: number, final: boolean): number {
+  afterValue(s: string, i: number, offset: number, final: boolean): number {
     const ends = this.#ends;
     const callEnd = this.#message.callEnd;
     const j = skipBlanks(s, i, s.length);
     const end = ends.next(s, j);
-    if (end !== null && end.at === j) return this.end(offset + j + end.length, j + end.length);
+    if (end !== null && end.at === j)
+      return this.#host.end(offset + j + end.length, j + end.length);
     if (j >= s.length || ends.partial(s, j) === j) {
       if (!final) return -i - 1;
-      return this.endedUnclosed(s, offset, callEnd);
+      return this.#host.endedUnclosed(s, offset, callEnd);
     }
-    this.fail(
+    this.#host.fail(
       'invalid-json',
       `the call's arguments are followed by more than ${callEnd}`,
       offset + j,

@@ -11,65 +11,47 @@ import type { ParseErrorCode } from '../events.js';
 import { startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
 import type { BodyForm } from './form.js';
+import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
+import { MessageSteps } from './messages.js';
 import { ModelJsonReader } from './model-json.js';
+import { SectionSteps } from './sections.js';
 import { StringEnds } from './string-ends.js';
-
-/** Where a body reader is; the states from `Between` on are its kinds' (sections.ts, messages.ts). */
-export enum State {
-  Start = 0,
-  /** A named body's header (its tool's name). */
-  Header = 1,
-  /** A fenced body's opening fence line, before its calls. */
-  FenceOpen = 2,
-  /** The body's value, read by the model-JSON reader. */
-  Body = 3,
-  /** After the body's value: the block's (or the call's) close. */
-  AfterBody = 4,
-  Done = 5,
-  Failed = 6,
-  /** Inside a section, between its calls. */
-  Between = 7,
-  /** A section call's header, up to its separator. */
-  CallHeader = 8,
-  /** A section call's name on the line after the separator. */
-  CallName = 9,
-  /** A message's header, up to its end. */
-  Message = 10,
-  /** A message of thinking. */
-  Thinking = 11,
-}
-
-/** The longest header (a name, a message's header) read before it is no call. */
-export const MAX_HEADER = 512;
-/** The longest fence line held while it may still become one. */
-export const MAX_FENCE = 32;
 
 /**
  * Reads one block of a body dialect (a `BodyForm`) as it streams, from its opening to its end:
  * the body's value by the one model-JSON reader, turned into calls as it is read (see
  * CallBuilder). Each call starts, is named and streams its string arguments while it is
  * written; what is streamed is never taken back, and a call's arguments are what was streamed.
- * It reads the kinds `calls` and `named`; SectionsReader and MessagesReader, on it, the others.
+ * It reads the kinds `calls` and `named` itself, `sections` and `messages` through their steps
+ * (sections.ts, messages.ts), which it lends what they need (`BodyHost`).
  */
-export class BodyReader implements BlockStream {
-  protected readonly form: BodyForm;
-  protected readonly sink: BlockSink;
+export class BodyReader implements BlockStream, BodyHost {
+  readonly form: BodyForm;
+  readonly sink: BlockSink;
   readonly #limits: BlockLimits;
-  protected state = State.Start;
-  protected blockStart = 0;
-  protected builder: CallBuilder;
+  state = State.Start;
+  blockStart = 0;
+  builder: CallBuilder;
+  /** The steps of the form's kind, when it is not `calls` or `named`. */
+  readonly #kind: BodyKind | null;
   #reader: ModelJsonReader | null = null;
   /** Shared by this stream's readers: what one found ahead, the next need not search for. */
   readonly #stringEnds = new StringEnds();
   #failed: BlockFailure | null = null;
   /** A fence stood before the body: its end may follow it. */
-  protected fenced = false;
+  fenced = false;
 
   constructor(form: BodyForm, sink: BlockSink, limits: BlockLimits) {
     this.form = form;
     this.sink = sink;
     this.#limits = limits;
     this.builder = this.#newBuilder();
+    this.#kind =
+      form.kind === 'sections'
+        ? new SectionSteps(this)
+        : form.kind === 'messages'
+          ? new MessageSteps(this)
+          : null;
   }
 
   reset(): void {
@@ -78,6 +60,7 @@ export class BodyReader implements BlockStream {
     this.#reader = null;
     this.#failed = null;
     this.fenced = false;
+    this.#kind?.reset();
   }
 
   get status(): BlockStatus {
@@ -120,13 +103,8 @@ export class BodyReader implements BlockStream {
       case State.AfterBody:
         return this.#afterBody(s, i, offset, final);
       default:
-        return this.stepKind(s, i, offset, final);
+        return this.#kind === null ? -i - 1 : this.#kind.step(s, i, offset, final);
     }
-  }
-
-  /** A step in a state of the reader's kind (sections.ts, messages.ts). */
-  protected stepKind(_s: string, i: number, _offset: number, _final: boolean): number {
-    return -i - 1;
   }
 
   /**
@@ -134,9 +112,9 @@ export class BodyReader implements BlockStream {
    * end or change it is that string's text, without the reader's steps.
    */
   streamValue(chunk: string): Streamed {
-    return this.state === State.Body && this.#reader !== null && this.#reader.appendToString(chunk)
-      ? Streamed.Kept
-      : Streamed.No;
+    if (this.state === State.Body)
+      return this.#reader?.appendToString(chunk) ? Streamed.Kept : Streamed.No;
+    return this.#kind === null ? Streamed.No : this.#kind.streamValue(chunk);
   }
 
   #newBuilder(): CallBuilder {
@@ -152,7 +130,7 @@ export class BodyReader implements BlockStream {
     );
   }
 
-  protected newReader(closes: readonly string[], closeInStrings: boolean): void {
+  newReader(closes: readonly string[], closeInStrings: boolean): void {
     const form = this.form;
     this.#reader = new ModelJsonReader(
       {
@@ -174,11 +152,11 @@ export class BodyReader implements BlockStream {
     const next = form.openIsBody ? i : i + form.open.length;
     if (form.missingWrapper !== undefined)
       this.builder.wrappedWrongly(form.missingWrapper, this.blockStart);
-    return this.begin(i, next);
+    return this.#kind === null ? this.#begin(next) : this.#kind.begin(i, next);
   }
 
-  /** The block's opening was read (`next` is after it): the first state of its kind. */
-  protected begin(_at: number, next: number): number {
+  /** The opening of calls or of a named call was read (`next` is after it). */
+  #begin(next: number): number {
     const form = this.form;
     if (form.kind === 'named') {
       this.state = State.Header;
@@ -276,7 +254,8 @@ export class BodyReader implements BlockStream {
   }
 
   /** Why a block the input ended inside is cut short. */
-  protected unclosed(): string {
+  unclosed(): string {
+    if (this.#kind !== null) return this.#kind.unclosed();
     const form = this.form;
     if (form.close === '')
       return `the ${form.open} block's JSON was not closed before the input ended`;
@@ -308,11 +287,13 @@ export class BodyReader implements BlockStream {
       this.fail(builder.failure.code, builder.failure.message, builder.failure.at);
       return -i - 1;
     }
-    return this.afterValue(s, i, offset, final);
+    return this.#kind === null
+      ? this.#afterCalls(s, i, offset, final)
+      : this.#kind.afterValue(s, i, offset, final);
   }
 
   /** After a call's value, read without failure: the block's close, or its end with the value. */
-  protected afterValue(s: string, i: number, offset: number, final: boolean): number {
+  #afterCalls(s: string, i: number, offset: number, final: boolean): number {
     const form = this.form;
     if (form.close === '') return this.end(offset + i, i);
     let j = skipBlanks(s, i, s.length);
@@ -348,7 +329,7 @@ export class BodyReader implements BlockStream {
   }
 
   /** The block ends at absolute `end` (`next` in the text): its last call ends with it. */
-  protected end(end: number, next: number): number {
+  end(end: number, next: number): number {
     // A block of no call (`[]`, nothing between the markers) is no call: its text comes back.
     if (this.builder.started.length === 0) {
       this.fail('missing-tool-name', `the ${this.form.open} block holds no call`, this.blockStart);
@@ -363,7 +344,7 @@ export class BodyReader implements BlockStream {
    * The input ended where only the call's or the block's close was missing (a server strips
    * its stop token, a user's stop sequence ends the reply): the complete call is a call, told.
    */
-  protected endedUnclosed(s: string, offset: number, close: string): number {
+  endedUnclosed(s: string, offset: number, close: string): number {
     this.builder.flush();
     this.sink.warn(
       'unclosed-call-at-end',
@@ -376,7 +357,7 @@ export class BodyReader implements BlockStream {
 
   // --- Failure. ---
 
-  protected fail(code: ParseErrorCode, message: string, offset: number): void {
+  fail(code: ParseErrorCode, message: string, offset: number): void {
     const id = this.builder.currentId;
     const failed: BlockFailure = { code, message, format: this.form.format, offset };
     if (id !== undefined) {

@@ -1,38 +1,38 @@
-import { type BlockLimits, type BlockSink, skipBlanks } from '../block.js';
+import { Streamed, skipBlanks } from '../block.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import type { BodyForm } from './form.js';
-import { BodyReader, MAX_FENCE, MAX_HEADER, State } from './reader.js';
+import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
 
 /**
  * Reads a block of the kind `sections`: calls written one after another between tokens inside
  * a section (`SectionCallForm`), each a header that names it, a separator, then its arguments
  * (or its name on the line after the separator, and the arguments in a fence).
  */
-export class SectionsReader extends BodyReader {
+export class SectionSteps implements BodyKind {
+  readonly #host: BodyHost;
   readonly #call: NonNullable<BodyForm['call']>;
   /** Text of a section call's header so far, and where it began. */
   #header = '';
   #headerAt = 0;
   #calls = 0;
 
-  constructor(form: BodyForm, sink: BlockSink, limits: BlockLimits) {
-    super(form, sink, limits);
-    this.#call = form.call as NonNullable<BodyForm['call']>;
+  constructor(host: BodyHost) {
+    this.#host = host;
+    this.#call = host.form.call as NonNullable<BodyForm['call']>;
   }
 
-  override reset(): void {
-    super.reset();
+  reset(): void {
     this.#header = '';
     this.#calls = 0;
   }
 
-  protected override begin(_at: number, next: number): number {
-    this.state = State.Between;
+  begin(_at: number, next: number): number {
+    this.#host.state = State.Between;
     return next;
   }
 
-  protected override stepKind(s: string, i: number, offset: number, final: boolean): number {
-    switch (this.state) {
+  step(s: string, i: number, offset: number, final: boolean): number {
+    switch (this.#host.state) {
       case State.Between:
         return this.#between(s, i, offset, final);
       case State.CallHeader:
@@ -44,13 +44,18 @@ export class SectionsReader extends BodyReader {
     }
   }
 
-  protected override unclosed(): string {
+  /** Sections hold no value to stream but their calls'. */
+  streamValue(_chunk: string): Streamed {
+    return Streamed.No;
+  }
+
+  unclosed(): string {
     const close = this.#call.close;
-    return `the ${this.form.open} block was not closed${close ? ` with ${close}` : ''} before the input ended`;
+    return `the ${this.#host.form.open} block was not closed${close ? ` with ${close}` : ''} before the input ended`;
   }
 
   #between(s: string, i: number, offset: number, final: boolean): number {
-    const form = this.form;
+    const form = this.#host.form;
     const call = this.#call;
     const close = s.indexOf(form.close, i);
     // The next call is looked for only before the section's close: a search past it read on to
@@ -58,16 +63,20 @@ export class SectionsReader extends BodyReader {
     const open = close === -1 ? s.indexOf(call.open, i) : indexBefore(s, call.open, i, close);
     if (close !== -1 && (open === -1 || close < open)) {
       if (this.#calls === 0) {
-        this.fail('missing-tool-name', `the ${form.open} block holds no call`, offset + close);
+        this.#host.fail(
+          'missing-tool-name',
+          `the ${form.open} block holds no call`,
+          offset + close,
+        );
         return -close - 1;
       }
       // The last call's text runs to the block's end.
-      return this.end(offset + close + form.close.length, close + form.close.length);
+      return this.#host.end(offset + close + form.close.length, close + form.close.length);
     }
     if (open !== -1) {
       this.#header = '';
       this.#headerAt = offset + open;
-      this.state = State.CallHeader;
+      this.#host.state = State.CallHeader;
       return open + call.open.length;
     }
     if (final) return this.#endOfSections(s, offset);
@@ -76,8 +85,8 @@ export class SectionsReader extends BodyReader {
 
   /** The input ended inside a section: its complete calls are calls, if it holds any. */
   #endOfSections(s: string, offset: number): number {
-    if (this.#calls > 0) return this.endedUnclosed(s, offset, this.form.close);
-    this.fail('incomplete-tool-call', this.unclosed(), offset + s.length);
+    if (this.#calls > 0) return this.#host.endedUnclosed(s, offset, this.#host.form.close);
+    this.#host.fail('incomplete-tool-call', this.unclosed(), offset + s.length);
     return -s.length - 1;
   }
 
@@ -87,19 +96,23 @@ export class SectionsReader extends BodyReader {
     const end = sep === -1 ? (final ? s.length : partialSuffixStart(s, i, call.separator)) : sep;
     this.#header += s.slice(i, end);
     if (this.#header.length > MAX_HEADER) {
-      this.fail('missing-tool-name', `no ${call.separator} after the call's name`, this.#headerAt);
+      this.#host.fail(
+        'missing-tool-name',
+        `no ${call.separator} after the call's name`,
+        this.#headerAt,
+      );
       return -end - 1;
     }
     if (sep === -1) {
       if (final) {
-        this.fail('incomplete-tool-call', this.unclosed(), this.#headerAt);
+        this.#host.fail('incomplete-tool-call', this.unclosed(), this.#headerAt);
         return -s.length - 1;
       }
       return -end - 1;
     }
     const name = call.nameOf(this.#header.trim());
     if (name === '' && !call.nameOnNextLine) {
-      this.fail(
+      this.#host.fail(
         'missing-tool-name',
         `write the tool's name before ${call.separator}`,
         this.#headerAt,
@@ -108,7 +121,7 @@ export class SectionsReader extends BodyReader {
     }
     this.#calls++;
     if (name === '') {
-      this.state = State.CallName;
+      this.#host.state = State.CallName;
       return sep + call.separator.length;
     }
     return this.#beginSectionCall(name, sep + call.separator.length);
@@ -119,7 +132,11 @@ export class SectionsReader extends BodyReader {
     const newline = s.indexOf('\n', i);
     if (newline === -1 || newline - i > MAX_HEADER) {
       if (!final && s.length - i <= MAX_HEADER) return -i - 1;
-      this.fail('missing-tool-name', 'no name on the line after the separator', this.#headerAt);
+      this.#host.fail(
+        'missing-tool-name',
+        'no name on the line after the separator',
+        this.#headerAt,
+      );
       return -i - 1;
     }
     const name = s.slice(i, newline).trim();
@@ -130,7 +147,7 @@ export class SectionsReader extends BodyReader {
       if (fenceStart >= s.length && !final) return -i - 1;
       fence.open.lastIndex = fenceStart;
       if (fence.open.test(s)) {
-        this.fenced = true;
+        this.#host.fenced = true;
         next = fence.open.lastIndex;
       } else if (
         !final &&
@@ -144,29 +161,29 @@ export class SectionsReader extends BodyReader {
 
   #beginSectionCall(name: string, next: number): number {
     const call = this.#call;
-    this.builder.startNamed(name);
-    this.newReader([call.close], true);
-    this.state = State.Body;
+    this.#host.builder.startNamed(name);
+    this.#host.newReader([call.close], true);
+    this.#host.state = State.Body;
     return next;
   }
 
   /** After a section call's arguments: (its fence's end, then) its close. */
-  protected override afterValue(s: string, i: number, offset: number, final: boolean): number {
+  afterValue(s: string, i: number, offset: number, final: boolean): number {
     const call = this.#call;
     let j = skipBlanks(s, i, s.length);
     const fence = call.fence;
-    if (this.fenced && fence !== undefined && startsWithAt(s, j, fence.close) !== false) {
+    if (this.#host.fenced && fence !== undefined && startsWithAt(s, j, fence.close) !== false) {
       if (j + fence.close.length > s.length && !final) return -i - 1;
       if (s.startsWith(fence.close, j)) j = skipBlanks(s, j + fence.close.length, s.length);
     }
     const close = startsWithAt(s, j, call.close);
     if (final && (j >= s.length || close === null)) {
       this.#calls++;
-      return this.endedUnclosed(s, offset, call.close);
+      return this.#host.endedUnclosed(s, offset, call.close);
     }
     if (close === null || j >= s.length) return -i - 1;
     if (close !== true) {
-      this.fail(
+      this.#host.fail(
         'invalid-json',
         `the call's arguments are followed by more than ${call.close}`,
         offset + j,
@@ -174,9 +191,9 @@ export class SectionsReader extends BodyReader {
       return -j - 1;
     }
     const end = j + call.close.length;
-    this.builder.extendEnd(offset + end);
-    this.fenced = false;
-    this.state = State.Between;
+    this.#host.builder.extendEnd(offset + end);
+    this.#host.fenced = false;
+    this.#host.state = State.Between;
     return end;
   }
 }

@@ -1,7 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { SectionsReader } from '../body/sections.js';
+import { BodyReader } from '../body/reader.js';
 import { markdownFence } from './fence.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
 
@@ -36,7 +36,7 @@ const FORM: BodyForm = {
 export const deepseek: BlockReader = {
   open: FORM.open,
   anywhere: true,
-  stream: (sink, limits) => new SectionsReader(FORM, sink, limits),
+  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
 };
 
 /** DeepSeek V3.1's calls as its template writes them (the JSON as the request gave it). */

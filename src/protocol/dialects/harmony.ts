@@ -1,7 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm, MessageForm } from '../body/form.js';
-import { MessagesReader } from '../body/messages.js';
 import { Syntax } from '../body/model-json.js';
+import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
 
 /**
@@ -40,12 +40,12 @@ const HEADER_TAIL = harmony('');
 export const harmonyStart: BlockReader = {
   open: START.open,
   anywhere: true,
-  stream: (sink, limits) => new MessagesReader(START, sink, limits),
+  stream: (sink, limits) => new BodyReader(START, sink, limits),
 };
 export const harmonyChannel: BlockReader = {
   open: CHANNEL.open,
   anywhere: true,
-  stream: (sink, limits) => new MessagesReader(CHANNEL, sink, limits),
+  stream: (sink, limits) => new BodyReader(CHANNEL, sink, limits),
 };
 
 const RECIPIENT = ' to=functions.';
@@ -63,7 +63,7 @@ export const harmonyHeaderTail: BlockReader = {
     if (head.startsWith(RECIPIENT) && head.length > RECIPIENT.length) return true;
     return !final && RECIPIENT.startsWith(head) ? null : false;
   },
-  stream: (sink, limits) => new MessagesReader(HEADER_TAIL, sink, limits),
+  stream: (sink, limits) => new BodyReader(HEADER_TAIL, sink, limits),
 };
 
 /** The channel a call is written in, its recipient after it. */

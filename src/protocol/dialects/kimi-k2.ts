@@ -1,7 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { SectionsReader } from '../body/sections.js';
+import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
 
 const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
@@ -36,7 +36,7 @@ export const kimiK2: BlockReader = {
   anywhere: true,
   // Kimi-K2.5 writes its calls inside a <think> it never closes.
   endsThinking: true,
-  stream: (sink, limits) => new SectionsReader(FORM, sink, limits),
+  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
 };
 
 /** Kimi-K2's calls as its template writes them, each named by its id (`functions.name:0`). */
