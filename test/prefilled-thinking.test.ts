@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ParserEvent } from '../src/protocol/events.js';
+import { PARSER_DEFAULTS } from '../src/protocol/parser-options.js';
 import { PrefilledStart } from '../src/protocol/prefilled-thinking.js';
 
 /** A held start: its input in chunks, and what was told of it (text ranges, other events). */
@@ -25,7 +26,7 @@ const heldStart = fc
 
 function held(chunks: string[], told: ({ from: number; to: number } | { event: true })[]) {
   const seen: ParserEvent[] = [];
-  const start = new PrefilledStart((event) => seen.push(event));
+  const start = new PrefilledStart((event) => seen.push(event), PARSER_DEFAULTS.maxHold);
   start.begin();
   for (const chunk of chunks) start.keep(chunk);
   told.forEach((step, i) => {

@@ -1,7 +1,7 @@
 import type { BlockReader } from './block.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes } from './literal-prefixes.js';
-import { commonPrefix, LiteralsSearch } from './tag.js';
+import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
@@ -99,10 +99,79 @@ export class OpeningTable {
     );
   }
 
+  /**
+   * The block that opens at the start of the input `s` (the reply continues its prompt):
+   * null when more input decides, else undefined.
+   */
+  inputStartOpening(s: string, final: boolean): BlockReader | null | undefined {
+    for (const reader of this.inputStart) {
+      const begins = (reader.inputStart as NonNullable<BlockReader['inputStart']>)(s, final);
+      if (begins !== false) return begins === null ? null : reader;
+    }
+    return undefined;
+  }
+
   /** Whether an opening begins with this character. */
   startsWith(c: number): boolean {
     return this.#firsts.has(c);
   }
+
+  /**
+   * Whether `chunk` may hold (the start of) an opening that stands mid-line: one of their first
+   * signs, or a word's opening where a word begins (`before` is the character before `chunk`).
+   */
+  mayOpenIn(chunk: string, before: number): boolean {
+    if (this.anywhereFirst.length > 0 && holdsAny(chunk, this.anywhereFirst)) return true;
+    // A word's first letter is common: only a chunk with it is looked at further.
+    return (
+      this.anywhereWordFirst.length > 0 &&
+      holdsAny(chunk, this.anywhereWordFirst) &&
+      holdsWord(chunk, this.anywhereWords, before)
+    );
+  }
+}
+
+/**
+ * Whether `chunk` holds one of `words`, or the start of one at its end where a word begins
+ * (`before` is the character before the chunk): the `f` of `of` starts no `functools`.
+ */
+function holdsWord(chunk: string, words: readonly string[], before: number): boolean {
+  for (const word of words) {
+    if (chunk.indexOf(word) !== -1) return true;
+    const at = partialSuffixStart(chunk, 0, word);
+    if (at < chunk.length && !isWordChar(at > 0 ? chunk.charCodeAt(at - 1) : before)) return true;
+  }
+  return false;
+}
+
+/** Whether `chunk` holds any of `firsts` (single characters). */
+function holdsAny(chunk: string, firsts: readonly string[]): boolean {
+  for (const c of firsts) if (chunk.indexOf(c) !== -1) return true;
+  return false;
+}
+
+/**
+ * The first of `candidates` whose block opens at `s[i]`, a line start: null when the input
+ * ends on the start of one (more input decides), else undefined.
+ */
+export function lineStartOpening(
+  s: string,
+  i: number,
+  candidates: Openings,
+  final: boolean,
+): BlockReader | null | undefined {
+  // Most places hold none of them whole: one walk answers for all.
+  const stands = candidates.prefixes.standsAt(s, i);
+  if (stands !== true) return stands === null ? null : undefined;
+  let waiting = false;
+  for (const reader of candidates.readers) {
+    let opens = startsWithAt(s, i, reader.open);
+    if (opens === true && reader.lineStart !== undefined)
+      opens = reader.lineStart(s, i + reader.open.length, final);
+    if (opens === true) return reader;
+    if (opens === null) waiting = true;
+  }
+  return waiting ? null : undefined;
 }
 
 /**

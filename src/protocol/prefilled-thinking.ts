@@ -1,5 +1,9 @@
 import type { ParserEvent } from './events.js';
 import { clearPieces, createPieces, joinPieces, pushPiece } from './pieces.js';
+import { THINK_CLOSE } from './thinking.js';
+
+/** How far ahead of what is asked the `</think>` search looks: one close settles most replies. */
+const CLOSE_SEARCH_STEP = 2048;
 
 /**
  * Pre-filled thinking in `'auto'` mode: a chat template may have written `<think>` itself, so
@@ -24,8 +28,18 @@ export class PrefilledStart {
   #queue: (ParserEvent | number[])[] = [];
   /** Text told since the last queued event, as (from, to) ranges of the input. */
   #ranges: number[] = [];
+  /**
+   * The search for the `</think>` that decides it, in absolute offsets (the buffer only grows
+   * at its end, so an answer stays true across feeds): the first close found, and how far no
+   * close starts.
+   */
+  #closeAt = -1;
+  #noCloseBefore = 0;
 
-  constructor(private readonly onEvent: (event: ParserEvent) => void) {}
+  constructor(
+    private readonly onEvent: (event: ParserEvent) => void,
+    private readonly maxHold: number,
+  ) {}
 
   begin(): void {
     this.undecided = true;
@@ -89,6 +103,33 @@ export class PrefilledStart {
     this.#queue = [];
     this.#ranges = [];
     clearPieces(this.#chunks);
+    this.#closeAt = -1;
+    this.#noCloseBefore = 0;
+  }
+
+  /**
+   * Where the first `</think>` that starts in `buf[pos, limit)` (and within `maxHold`) is, or
+   * -1; `offset` is `buf[0]`'s. The text is searched in steps, each character about once: the
+   * whole 16 KiB window once per message cost 13% of a whole-string parse, though the first
+   * call decides it.
+   */
+  closeBefore(buf: string, offset: number, pos: number, limit: number): number {
+    const from = offset + pos;
+    if (this.#closeAt !== -1 && this.#closeAt < from) this.#closeAt = -1;
+    const last = Math.min(offset + limit, this.maxHold + 1);
+    while (this.#closeAt === -1 && this.#noCloseBefore < last) {
+      const start = Math.max(this.#noCloseBefore, from);
+      const end = Math.min(
+        offset + buf.length,
+        Math.max(offset + limit, start + CLOSE_SEARCH_STEP) + THINK_CLOSE.length - 1,
+      );
+      const found = buf.slice(start - offset, end - offset).indexOf(THINK_CLOSE);
+      if (found !== -1) this.#closeAt = start + found;
+      else if (end - start < THINK_CLOSE.length) break;
+      else this.#noCloseBefore = end - THINK_CLOSE.length + 1;
+      if (end === offset + buf.length) break;
+    }
+    return this.#closeAt !== -1 && this.#closeAt < last ? this.#closeAt - offset : -1;
   }
 
   #queueText(): void {

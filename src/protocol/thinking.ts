@@ -1,0 +1,210 @@
+import { type BracketMatcher, createBracketMatcher, UNDECIDED } from './bracket-matcher.js';
+import { isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
+import type { ParserEvent } from './events.js';
+import { partialSuffixStart, startsWithAt } from './tag.js';
+
+export const THINK_CLOSE = '</think>';
+/**
+ * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
+ * Seed-OSS, Command R7B, Gemma 4, Magistral, Apertus and MiniCPM3.
+ */
+export const THINK_TAGS = [
+  ['<think>', THINK_CLOSE],
+  ['<thinking>', '</thinking>'],
+  ['<seed:think>', '</seed:think>'],
+  ['<|START_THINKING|>', '<|END_THINKING|>'],
+  ['<|channel>thought', '<channel|>'],
+  ['[THINK]', '[/THINK]'],
+  ['<|inner_prefix|>', '<|inner_suffix|>'],
+  ['<|thought_start|>', '<|thought_end|>'],
+] as const;
+
+/** A thinking tag: its opening and its close. */
+export type ThinkTag = (typeof THINK_TAGS)[number];
+
+/**
+ * The thinking tag whose opening stands at `s[i]`, null when the input ends on the start of
+ * one (more input decides), else undefined.
+ */
+export function thinkTagAt(s: string, i: number, final: boolean): ThinkTag | null | undefined {
+  let waiting = false;
+  for (const tag of THINK_TAGS) {
+    const opens = startsWithAt(s, i, tag[0]);
+    if (opens === true) return tag;
+    if (opens === null) waiting = true;
+  }
+  return waiting && !final ? null : undefined;
+}
+
+/**
+ * Thinking between tags, streamed until its close; or until the special token of a call (see
+ * BlockReader.endsThinking), after whose block it goes on to the close, starting again only if
+ * text comes (Kimi's interleaved thinking).
+ */
+export class TagThinking {
+  /** After `run`: the thinking waits for input (else it ended, or a call's token stopped it). */
+  waiting = false;
+  #close: string = THINK_CLOSE;
+  /** A call's token stopped the thinking: it goes on after the call's block, until this close. */
+  #afterBlock: string | null = null;
+  /** Its `thinking-start` is told only once text comes. */
+  #startPending = false;
+
+  constructor(
+    private readonly emit: (event: ParserEvent) => void,
+    /** The openings of calls that end thinking left open. */
+    private readonly enders: readonly string[],
+  ) {}
+
+  /** Thinking begins (its start told by the caller); `close` ends it. */
+  open(close: string): void {
+    this.#close = close;
+  }
+
+  /** A call's block ended: whether the thinking it stopped goes on after it. */
+  resumeAfterBlock(): boolean {
+    if (this.#afterBlock === null) return false;
+    this.#close = this.#afterBlock;
+    this.#afterBlock = null;
+    this.#startPending = true;
+    return true;
+  }
+
+  /** Reads thinking in `buf` from `pos` (`offset` is `buf[0]`'s); returns where it stopped. */
+  run(buf: string, pos: number, offset: number, final: boolean): number {
+    const thinkClose = this.#close;
+    let close = buf.indexOf(thinkClose, pos);
+    // A call's special token inside thinking never closed: the thinking ends there.
+    let ender = '';
+    for (const opening of this.enders) {
+      const at = buf.indexOf(opening, pos);
+      if (at !== -1 && (close === -1 || at < close)) {
+        close = at;
+        ender = opening;
+      }
+    }
+    let end = close === -1 ? buf.length : close;
+    if (close === -1 && !final) {
+      end = partialSuffixStart(buf, pos, thinkClose);
+      for (const opening of this.enders) end = Math.min(end, partialSuffixStart(buf, pos, opening));
+      if (end > pos && isHighSurrogate(buf.charCodeAt(end - 1))) end--;
+    }
+    if (end > pos) {
+      if (this.#startPending) {
+        this.#startPending = false;
+        this.emit({ type: 'thinking-start', offset: offset + pos, format: 'tag' });
+      }
+      this.emit({ type: 'thinking-delta', text: buf.slice(pos, end) });
+    }
+    this.waiting = close === -1;
+    if (close === -1) return end;
+    const started = !this.#startPending;
+    this.#startPending = false;
+    if (ender !== '') {
+      // The call is read; the thinking goes on after it.
+      if (started) this.emit({ type: 'thinking-end', offset: offset + close });
+      this.#afterBlock = thinkClose;
+      return close;
+    }
+    // Right after a call's block, the close ends what had ended at the call.
+    if (started) this.emit({ type: 'thinking-end', offset: offset + close + thinkClose.length });
+    return close + thinkClose.length;
+  }
+
+  /** The input ends inside thinking, at absolute `at`. */
+  endOfInput(at: number): void {
+    this.emit({
+      type: 'warning',
+      code: 'unclosed-thinking',
+      message: `thinking was not closed with ${this.#close} before the input ended`,
+      offset: at,
+    });
+    if (!this.#startPending) this.emit({ type: 'thinking-end', offset: at });
+  }
+
+  reset(): void {
+    this.#afterBlock = null;
+    this.#startPending = false;
+  }
+}
+
+/**
+ * Whether a line-start bracket whose `]` is `s[close]` is thinking: its `]` ends the line (after
+ * blanks, looked at as far as `lookahead`) and it is no markdown. Null while the input ends in
+ * the blanks after it.
+ */
+export function isBracketThinking(
+  s: string,
+  open: number,
+  close: number,
+  lookahead: number,
+  final: boolean,
+): boolean | null {
+  const n = s.length;
+  let k = close + 1;
+  const limit = k + lookahead;
+  while (k < n && k < limit && isSpaceOrTab(s.charCodeAt(k))) k++;
+  if (k >= n && k < limit && !final) return null;
+  const endsLine = k < limit && (k >= n || isLineEnd(s.charCodeAt(k)));
+  return endsLine && !isMarkdownBracket(s.slice(open + 1, close));
+}
+
+/** Markdown that a line-start bracket can be: a task box `[ ]` / `[x]`, or nothing at all. */
+function isMarkdownBracket(content: string): boolean {
+  return content === '' || content === ' ' || content === 'x' || content === 'X';
+}
+
+/**
+ * A line-start `[` waiting for its `]` to tell whether it is bracketed thinking: while it
+ * waits, chunks gather here instead of being joined to the buffer per feed.
+ */
+export class BracketWait {
+  /** Absolute offset of the `[`. */
+  at = 0;
+  /** The chunks gathered while the `]` is undecided; null while nothing waits. */
+  pending: string[] | null = null;
+  /** Their length. */
+  pendingLength = 0;
+  readonly #matcher: BracketMatcher;
+
+  constructor(maxSpan: number) {
+    this.#matcher = createBracketMatcher(maxSpan);
+  }
+
+  /**
+   * The absolute offset of the `]` that closes the `[` in `buf` (`offset` is `buf[0]`'s), or
+   * UNDECIDED, or UNMATCHED.
+   */
+  close(buf: string, offset: number): number {
+    return this.#matcher.match(this.at, buf, offset);
+  }
+
+  /** The `]` is still to come: chunks gather until it is decided. */
+  wait(): void {
+    this.pending = [];
+  }
+
+  /**
+   * A chunk while waiting, starting at absolute `start`: null while the `]` is still
+   * undecided, else everything gathered (see `drain`).
+   */
+  gather(chunk: string, start: number): string | null {
+    (this.pending as string[]).push(chunk);
+    this.pendingLength += chunk.length;
+    return this.#matcher.match(this.at, chunk, start) === UNDECIDED ? null : this.drain();
+  }
+
+  /** Everything gathered, in order; the wait is over. */
+  drain(): string {
+    const gathered = (this.pending as string[]).join('');
+    this.pending = null;
+    this.pendingLength = 0;
+    return gathered;
+  }
+
+  reset(): void {
+    this.pending = null;
+    this.pendingLength = 0;
+    this.#matcher.reset();
+  }
+}
