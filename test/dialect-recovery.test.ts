@@ -509,6 +509,22 @@ describe('Kimi-K2 calls from inside its thinking (#26)', () => {
     expect(r.thinking).toEqual(['Go.']);
     expect(r.text).toBe('Answer.');
   });
+
+  it('in chunks of every size: a chunk of thinking is read whole only when no call token starts in it', () => {
+    // Thinking streams chunk by chunk past the buffer (the fast path): a chunk that holds the
+    // token, or its first character, goes the full way, so the call is read all the same.
+    const text = `<think>First, a long thought.${call('a')}Then more.</think>Done.`;
+    for (const dialect of ['kimi-k2', 'auto'] as const) {
+      const whole = parse(text, { dialect });
+      expect(whole.calls.map((c) => c.toolName)).toEqual(['a']);
+      for (let size = 1; size <= 24; size++) {
+        const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, k) =>
+          text.slice(k * size, (k + 1) * size),
+        );
+        expect(feedChunks(chunks, { dialect }).result, `${dialect}, ${size}`).toEqual(whole);
+      }
+    }
+  });
 });
 
 describe('FireFunction v2 and Phi-4-mini (functools)', () => {

@@ -557,9 +557,9 @@ export class Scanner implements Parser {
   }
 
   /**
-   * Most chunks of a stream fall wholly inside a line of prose or a value being written: they
-   * are emitted as they are, without the buffer and the state machine (which the cost per
-   * 4-character chunk is all about). Only when nothing is held back.
+   * Most chunks of a stream fall wholly inside a line of prose, thinking, or a value being
+   * written: they are emitted as they are, without the buffer and the state machine (which the
+   * cost per 4-character chunk is all about). Only when nothing is held back.
    */
   #fastPath(chunk: string): boolean {
     const state = this.#state;
@@ -584,6 +584,8 @@ export class Scanner implements Parser {
         prefilled.decideNot();
     } else if (state === Top.Block) {
       if (!this.#calls.streamValue(chunk, this.#offset + this.#pos + chunk.length)) return false;
+    } else if (state === Top.ThinkTag) {
+      if (!this.#thinking.streamChunk(chunk, this.#offset + this.#pos)) return false;
     } else {
       return false;
     }

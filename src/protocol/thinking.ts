@@ -111,6 +111,23 @@ export class TagThinking {
     return close + thinkClose.length;
   }
 
+  /**
+   * A chunk that starts at absolute `offset`, nothing held before it, as `run` would read it:
+   * true when it holds no close, no call's token and no start of either (its text is out);
+   * else false, and the full path reads it.
+   */
+  streamChunk(chunk: string, offset: number): boolean {
+    if (chunk.indexOf(this.#close[0]) !== -1) return false;
+    for (const opening of this.enders) if (chunk.indexOf(opening[0]) !== -1) return false;
+    if (isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+    if (this.#startPending) {
+      this.#startPending = false;
+      this.emit({ type: 'thinking-start', offset, format: 'tag' });
+    }
+    this.emit({ type: 'thinking-delta', text: chunk });
+    return true;
+  }
+
   /** The input ends inside thinking, at absolute `at`. */
   endOfInput(at: number): void {
     this.emit({
