@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { blockReaders, DIALECTS } from './support/all.js';
 import { importCycles, importGraph, importGraphOf } from './support/import-graph.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -46,5 +49,58 @@ describe('the layers of src/', () => {
       ]),
     );
     expect(importCycles(layered)).toEqual([]);
+  });
+});
+
+/** What a source writes in words: its strings, template texts and comments, not its code. */
+function writtenText(code: string): string {
+  const source = ts.createSourceFile('source.ts', code, ts.ScriptTarget.Latest, true);
+  // By where they start: a comment is met again by every node that starts after it.
+  const parts = new Map<number, string>();
+  const visit = (node: ts.Node): void => {
+    const comments = [
+      ...(ts.getLeadingCommentRanges(code, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(code, node.end) ?? []),
+    ];
+    for (const range of comments) parts.set(range.pos, code.slice(range.pos, range.end));
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node))
+      parts.set(node.getStart(source), node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...parts.values()].join('\n');
+}
+
+describe('the opening search and the scanner hold no family', () => {
+  // Every family's openings (Cline's tags are tool names: one is given), but for one-sign
+  // ones (`[`, `{`) that any parser of text names.
+  const markers = [
+    ...new Set(
+      [...DIALECTS, 'auto' as const].flatMap((dialect) =>
+        blockReaders(dialect, ['read_file']).map((reader) => reader.open),
+      ),
+    ),
+  ].filter((open) => open.length > 1);
+  const families = DIALECTS.filter((dialect) => dialect !== 'tagcall');
+
+  it.each(['openings.ts', 'scanner.ts', 'prose-lines.ts'])(
+    'src/protocol/%s writes no family marker nor name, in code or comments (they are in the declarations)',
+    (file) => {
+      const text = writtenText(
+        readFileSync(new URL(`../src/protocol/${file}`, import.meta.url), 'utf8'),
+      );
+      expect(markers.length).toBeGreaterThan(30);
+      expect(markers.filter((marker) => text.includes(marker))).toEqual([]);
+      expect(families.filter((name) => new RegExp(`\\b${name}\\b`, 'i').test(text))).toEqual([]);
+    },
+  );
+
+  it('reads strings and comments, not code', () => {
+    const text = writtenText(
+      "const x = (a + b) >>> 1; // a `<tool_call>`\nconst y = '[TOOL_CALLS]';",
+    );
+    expect(text).toContain('<tool_call>');
+    expect(text).toContain('[TOOL_CALLS]');
+    expect(text).not.toContain('>>>');
   });
 });

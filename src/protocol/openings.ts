@@ -26,7 +26,7 @@ const openings = (readers: readonly BlockReader[]): Openings => ({
 
 /**
  * Where a dialect's blocks can open, grouped as the parser asks: at a line start by first
- * character, and in the middle of a line (special tokens, Cline's confirmed tags). One table
+ * character, and in the middle of a line (special tokens, tags confirmed by what follows them). One table
  * per dialect and tool names, built once and shared by every parser of them.
  */
 export class OpeningTable {
@@ -40,7 +40,7 @@ export class OpeningTable {
    */
   readonly anywhereFirst: readonly string[];
   /**
-   * Those that begin with a letter (`functools`): prose is full of their first letter, so a
+   * Those that begin with a letter (a word): prose is full of their first letter, so a
    * chunk is looked at for the word itself, or its start at the chunk's end.
    */
   readonly anywhereWords: readonly string[];
@@ -48,15 +48,15 @@ export class OpeningTable {
   readonly anywhereWordFirst: readonly string[];
   /** Openings that begin with `<`. */
   readonly tag: Openings;
-  /** Openings that begin with `[` (Mistral's `[TOOL_CALLS]`, Llama 4's list). */
+  /** Openings that begin with `[` (a special token, a bare list of calls). */
   readonly bracket: Openings;
-  /** Openings that begin with `[` and open in a fence that holds only calls (xLAM's list). */
+  /** Openings that begin with `[` and open in a fence that holds only calls (a list of calls). */
   readonly bracketInFence: Openings;
   /** Openings that begin with `{` (a bare JSON call), only ever at a line start. */
   readonly brace: Openings;
-  /** Openings that begin with `{` and open in a fence that holds only calls (Hermes' object). */
+  /** Openings that begin with `{` and open in a fence that holds only calls (a call object). */
   readonly braceInFence: Openings;
-  /** Openings that begin with another character than `<`, `[`, `{` (functionary's `>>>`). */
+  /** Openings that begin with another character than `<`, `[`, `{` (a word, a run of signs). */
   readonly other: Openings;
   /** Blocks that open only at the start of the input, the reply continuing its prompt. */
   readonly inputStart: readonly BlockReader[];
@@ -133,7 +133,7 @@ export class OpeningTable {
 
 /**
  * Whether `chunk` holds one of `words`, or the start of one at its end where a word begins
- * (`before` is the character before the chunk): the `f` of `of` starts no `functools`.
+ * (`before` is the character before the chunk): the `f` of `of` starts no word that begins with `f`.
  */
 function holdsWord(chunk: string, words: readonly string[], before: number): boolean {
   for (const word of words) {
@@ -177,13 +177,13 @@ export function lineStartOpening(
 /**
  * The length of text from which openings are searched by one shared scan: below it, a stream's
  * chunk. (At 4 KiB, the last lines of every whole reply were searched once per opening, each
- * to the end: a twentieth of Hermes' time, whose ten openings all stand anywhere.)
+ * to the end: a twentieth of the time of a family whose ten openings all stand anywhere.)
  */
 const SHARED_SCAN_FROM = 256;
 
 /**
  * How openings that share a first character are scanned for together: by all they share
- * (a lone `<TOOLCALL>` is one search for itself), or, when they share only that character
+ * (a lone special token is one search for itself), or, when they share only that character
  * (`<`, of which prose is full), by one regular expression of them all, run natively, which
  * passes a prose `<` faster than a search that stops at each.
  */
@@ -206,7 +206,7 @@ function scanPlan(readers: readonly BlockReader[]): ScanPlan {
     literals: new LiteralsSearch(members),
     // Shared by every parser of the table: its `lastIndex` is set before each `exec`. The
     // shared beginning stands outside the alternatives: irregexp then finds a candidate by it
-    // before trying any (Hermes' ten openings: a fifth less time scanning prose).
+    // before trying any (ten openings of one family: a fifth less time scanning prose).
     pattern:
       prefix.length < 2 && members.length > 1
         ? new RegExp(
@@ -312,7 +312,7 @@ export class OpeningSearch {
     before: number,
   ): FoundOpening | null {
     // No opening before `end`, as the last search found: each line of prose asked every
-    // scan again (a tenth of Hermes' time, whose ten openings all stand anywhere).
+    // scan again (a tenth of the time of a family whose ten openings all stand anywhere).
     if (version === this.#earliestVersion && pos <= this.#earliest && end <= this.#earliest)
       return null;
     let found: FoundOpening | null = null;
@@ -338,7 +338,7 @@ export class OpeningSearch {
 
 /**
  * The first of `readers` (in order) whose opening stands at `at` and opens there: a word's
- * opening starts a word, and Cline's tags are confirmed by what follows (or may still be).
+ * opening starts a word, and some tags are confirmed by what follows (or may still be).
  */
 function openingAt(
   buf: string,

@@ -49,8 +49,8 @@ const MAX_LINE_LOOKAHEAD = 256;
  * Outside blocks it works line by line: constructs only begin at a line start (but a special
  * token of a model family, which opens a block anywhere), so the rest of a line is skipped
  * with one `indexOf('\n')`. Input not yet decided (a partial tag, a bracket waiting for its
- * `]`) stays in `#buf`; everything before `#pos` is done with. A block of calls, `<tool>` or
- * another dialect's, is read by its engine through the one call assembler.
+ * `]`) stays in `#buf`; everything before `#pos` is done with. A block of calls, of any
+ * dialect, is read by its engine through the one call assembler.
  */
 export class Scanner implements Parser {
   readonly #onEvent: (event: ParserEvent) => void;
@@ -325,14 +325,14 @@ export class Scanner implements Parser {
       fence.callable &&
       table.bracketInFence.readers.length > 0
     ) {
-      // A fence's first line may be a list of calls (xLAM's ```json); never thinking there.
+      // A fence's first line may be a list of calls (in ```json); never thinking there.
       const decided = this.#openBlockAt(i, table.bracketInFence, final);
       if (decided !== undefined) return decided;
     } else if (c === Char.OpenBrace && table.brace.readers.length > 0 && !fence.open) {
       const decided = this.#openBlockAt(i, table.brace, final);
       if (decided !== undefined) return decided;
     } else if (c === Char.OpenBrace && fence.callable && table.braceInFence.readers.length > 0) {
-      // A fence's first line may be a call object (Hermes' in ```json).
+      // A fence's first line may be a call object (in ```json).
       const decided = this.#openBlockAt(i, table.braceInFence, final);
       if (decided !== undefined) return decided;
     } else if (table.other.readers.length > 0 && table.startsWith(c) && !fence.open) {
