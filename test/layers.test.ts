@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { blockReaders, DIALECTS } from './support/all.js';
+import { THINK_TAG } from '../src/protocol/thinking.js';
+import { blockReaders, DIALECTS, THINK_TAGS } from './support/all.js';
 import { importCycles, importGraph, importGraphOf } from './support/import-graph.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -71,19 +72,20 @@ function writtenText(code: string): string {
   return [...parts.values()].join('\n');
 }
 
-describe('the opening search and the scanner hold no family', () => {
+describe('the opening search, the scanner and thinking hold no family', () => {
   // Every family's openings (Cline's tags are tool names: one is given), but for one-sign
-  // ones (`[`, `{`) that any parser of text names.
+  // ones (`[`, `{`) that any parser of text names, and the families' thinking tags.
   const markers = [
     ...new Set(
       [...DIALECTS, 'auto' as const].flatMap((dialect) =>
         blockReaders(dialect, ['read_file']).map((reader) => reader.open),
       ),
     ),
+    ...THINK_TAGS.filter((tags) => tags !== THINK_TAG).flat(),
   ].filter((open) => open.length > 1);
   const families = DIALECTS.filter((dialect) => dialect !== 'tagcall');
 
-  it.each(['openings.ts', 'scanner.ts', 'prose-lines.ts'])(
+  it.each(['openings.ts', 'scanner.ts', 'prose-lines.ts', 'thinking.ts', 'prefilled-thinking.ts'])(
     'src/protocol/%s writes no family marker nor name, in code or comments (they are in the declarations)',
     (file) => {
       const text = writtenText(

@@ -1,5 +1,4 @@
-import { TAGCALL_TAGS } from '../protocol/dialects/index.js';
-import { THINK_TAGS } from '../protocol/thinking.js';
+import { TAGCALL_TAGS, THINK_TAGS } from '../protocol/dialects/index.js';
 import type { ListedTool } from '../tools/index.js';
 import type { TextLimits } from './free-text.js';
 import { alt, chars, type Expr, type Grammar, lit, mark, opt, plus, seq, star } from './model.js';

@@ -142,6 +142,9 @@ export type BlockResult =
   | { ok: true; format: CallFormat; calls: BlockCall[]; warnings?: BlockWarning[] }
   | { ok: false; code: ParseErrorCode; message: string; position: number };
 
+/** Thinking a family writes between two tags: its opening (at a line start) and its close. */
+export type ThinkingTags = readonly [open: string, close: string];
+
 /**
  * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token),
  * and `stream` reads it from there (`open` included) to its end.

@@ -1,4 +1,4 @@
-import type { BlockReader } from './block.js';
+import type { BlockReader, ThinkingTags } from './block.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes } from './literal-prefixes.js';
 import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from './tag.js';
@@ -73,7 +73,14 @@ export class OpeningTable {
   /** Every opening but those (each begins with its literal). */
   readonly all: readonly BlockReader[];
 
-  constructor(readers: readonly BlockReader[]) {
+  /**
+   * @param thinkTags the thinking tags a line may open, tried in order (the thinking itself is
+   *   the scanner's).
+   */
+  constructor(
+    readers: readonly BlockReader[],
+    readonly thinkTags: readonly ThinkingTags[],
+  ) {
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;

@@ -380,7 +380,7 @@ export class Scanner implements Parser {
 
   /** A thinking tag at `i`: true when one opened, null when more input decides, else false. */
   #thinkTagAt(i: number, final: boolean): boolean | null {
-    const tag = thinkTagAt(this.#buf, i, final);
+    const tag = thinkTagAt(this.#buf, i, final, this.#table.thinkTags);
     if (tag === undefined) return false;
     if (tag === null) return null;
     this.#flushText(i);
@@ -392,7 +392,7 @@ export class Scanner implements Parser {
     return true;
   }
 
-  /** A `[` at a line start: a block's opening, Magistral's `[THINK]`, or bracketed thinking. */
+  /** A `[` at a line start: a block's opening, a thinking tag, or bracketed thinking. */
   #bracketAtLineStart(i: number, final: boolean): boolean | undefined {
     const decided = this.#openBlockAt(i, this.#table.bracket, final);
     if (decided !== undefined) return decided;

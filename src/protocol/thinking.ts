@@ -1,3 +1,4 @@
+import type { ThinkingTags } from './block.js';
 import { type BracketMatcher, createBracketMatcher, UNDECIDED } from './bracket-matcher.js';
 import { isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import type { ParserEvent } from './events.js';
@@ -5,30 +6,23 @@ import { partialSuffixStart, startsWithAt } from './tag.js';
 
 export const THINK_CLOSE = '</think>';
 /**
- * Thinking in tags, at a line start: the common one, Claude's, and the special tokens of
- * Seed-OSS, Command R7B, Gemma 4, Magistral, Apertus and MiniCPM3.
+ * The common thinking tag, of many families; also the close that ends pre-filled thinking
+ * (see PrefilledStart). The families' own are in their declarations.
  */
-export const THINK_TAGS = [
-  ['<think>', THINK_CLOSE],
-  ['<thinking>', '</thinking>'],
-  ['<seed:think>', '</seed:think>'],
-  ['<|START_THINKING|>', '<|END_THINKING|>'],
-  ['<|channel>thought', '<channel|>'],
-  ['[THINK]', '[/THINK]'],
-  ['<|inner_prefix|>', '<|inner_suffix|>'],
-  ['<|thought_start|>', '<|thought_end|>'],
-] as const;
-
-/** A thinking tag: its opening and its close. */
-export type ThinkTag = (typeof THINK_TAGS)[number];
+export const THINK_TAG: ThinkingTags = ['<think>', THINK_CLOSE];
 
 /**
- * The thinking tag whose opening stands at `s[i]`, null when the input ends on the start of
- * one (more input decides), else undefined.
+ * The first of `tags` whose opening stands at `s[i]`, null when the input ends on the start
+ * of one (more input decides), else undefined.
  */
-export function thinkTagAt(s: string, i: number, final: boolean): ThinkTag | null | undefined {
+export function thinkTagAt(
+  s: string,
+  i: number,
+  final: boolean,
+  tags: readonly ThinkingTags[],
+): ThinkingTags | null | undefined {
   let waiting = false;
-  for (const tag of THINK_TAGS) {
+  for (const tag of tags) {
     const opens = startsWithAt(s, i, tag[0]);
     if (opens === true) return tag;
     if (opens === null) waiting = true;
@@ -39,7 +33,7 @@ export function thinkTagAt(s: string, i: number, final: boolean): ThinkTag | nul
 /**
  * Thinking between tags, streamed until its close; or until the special token of a call (see
  * BlockReader.endsThinking), after whose block it goes on to the close, starting again only if
- * text comes (Kimi's interleaved thinking).
+ * text comes (thinking interleaved with calls).
  */
 export class TagThinking {
   /** After `run`: the thinking waits for input (else it ended, or a call's token stopped it). */

@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
@@ -253,3 +253,6 @@ export const STEP3_WRITTEN: WrittenForm = {
   separator: '',
   trigger: fixedTrigger(STEP3_OPEN),
 };
+
+/** Claude's thinking. */
+export const ANTHROPIC_THINKING: ThinkingTags = ['<thinking>', '</thinking>'];

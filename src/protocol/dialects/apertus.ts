@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
@@ -36,3 +36,6 @@ export const APERTUS_WRITTEN: WrittenForm = {
   separator: ', ',
   trigger: fixedTrigger(APERTUS.open),
 };
+
+/** Apertus' inner thoughts. */
+export const APERTUS_THINKING: ThinkingTags = ['<|inner_prefix|>', '<|inner_suffix|>'];

@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
@@ -41,3 +41,6 @@ export const GEMMA4_WRITTEN: WrittenForm = {
   separator: '',
   trigger: fixedTrigger(GEMMA4.open),
 };
+
+/** Gemma 4's thinking channel. */
+export const GEMMA4_THINKING: ThinkingTags = ['<|channel>thought', '<channel|>'];

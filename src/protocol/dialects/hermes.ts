@@ -1,4 +1,10 @@
-import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from '../block.js';
+import {
+  type BlockLimits,
+  type BlockReader,
+  type BlockSink,
+  confirmedBy,
+  type ThinkingTags,
+} from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
@@ -234,3 +240,6 @@ export const COMMAND_R7B_WRITTEN: WrittenForm = {
   separator: ',\n    ',
   trigger: fixedTrigger(COMMAND_R7B.open),
 };
+
+/** Command R7B's thinking. */
+export const COMMAND_R7B_THINKING: ThinkingTags = ['<|START_THINKING|>', '<|END_THINKING|>'];

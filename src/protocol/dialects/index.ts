@@ -1,6 +1,14 @@
-import { type BlockReader, byFirstCharacter, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
-import type { Dialect } from '../dialect-names.js';
 import {
+  type BlockReader,
+  byFirstCharacter,
+  MAX_LEADING_BLANKS,
+  skipBlanks,
+  type ThinkingTags,
+} from '../block.js';
+import type { Dialect } from '../dialect-names.js';
+import { THINK_TAG } from '../thinking.js';
+import {
+  ANTHROPIC_THINKING,
   ANTHROPIC_WRITTEN,
   anthropicXml,
   DSML_WRITTEN,
@@ -11,7 +19,7 @@ import {
   STEP3_WRITTEN,
   step3,
 } from './anthropic-xml.js';
-import { APERTUS_WRITTEN, apertus } from './apertus.js';
+import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
 import { CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
 import { DEEPSEEK_WRITTEN, deepseek } from './deepseek.js';
 import {
@@ -21,12 +29,13 @@ import {
   functionaryTag,
 } from './functionary.js';
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
-import { GEMMA4_WRITTEN, gemma4 } from './gemma.js';
+import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
 import { GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
 import { GLM_WRITTEN, glm } from './glm.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
+  COMMAND_R7B_THINKING,
   COMMAND_R7B_WRITTEN,
   commandR7b,
   GRANITE_WRITTEN,
@@ -50,13 +59,14 @@ import { INTERNLM_WRITTEN, internlm } from './internlm.js';
 import { KIMI_K2_WRITTEN, kimiK2 } from './kimi-k2.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
-import { MISTRAL_WRITTEN, mistral } from './mistral.js';
+import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
 import {
   LFM2_WRITTEN,
   LLAMA4_WRITTEN,
   lfm2,
   lfm2Stream,
   llama4,
+  MINICPM3_THINKING,
   MINICPM3_WRITTEN,
   minicpm3,
   minicpm3Stream,
@@ -65,7 +75,7 @@ import {
   olmo3Stream,
 } from './python-calls.js';
 import { QWEN3_CODER_WRITTEN, qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
-import { SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
+import { SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
 import { TAGCALL_WRITTEN, tagcall } from './tagcall.js';
 import type { WrittenForm } from './written.js';
 import { XLAM_WRITTEN, xlam } from './xlam.js';
@@ -125,6 +135,21 @@ const DECLARED: Readonly<Record<Dialect, { written: WrittenForm; readers: Reader
   longcat: { written: LONGCAT_WRITTEN, readers: [longcat] },
   cline: { written: CLINE_WRITTEN, readers: clineReaders },
 };
+
+/**
+ * The thinking tags a line may open, in every dialect (a reply shows its family's thinking
+ * whatever dialect reads its calls): the common `<think>`, then the families' own.
+ */
+export const THINK_TAGS: readonly ThinkingTags[] = [
+  THINK_TAG,
+  ANTHROPIC_THINKING,
+  SEED_OSS_THINKING,
+  COMMAND_R7B_THINKING,
+  GEMMA4_THINKING,
+  MAGISTRAL_THINKING,
+  APERTUS_THINKING,
+  MINICPM3_THINKING,
+];
 
 /** Each dialect's written form (`renderCallIn` and src/grammar read it). */
 export const WRITTEN_FORMS = Object.fromEntries(

@@ -1,4 +1,4 @@
-import { type BlockReader, byFirstCharacter } from '../block.js';
+import { type BlockReader, byFirstCharacter, type ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
@@ -58,3 +58,6 @@ export const MISTRAL_WRITTEN: WrittenForm = {
   separator: '',
   trigger: fixedTrigger(OPEN),
 };
+
+/** Magistral's thinking. */
+export const MAGISTRAL_THINKING: ThinkingTags = ['[THINK]', '[/THINK]'];

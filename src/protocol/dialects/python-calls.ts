@@ -1,4 +1,10 @@
-import { type BlockLimits, type BlockReader, type BlockSink, confirmedBy } from '../block.js';
+import {
+  type BlockLimits,
+  type BlockReader,
+  type BlockSink,
+  confirmedBy,
+  type ThinkingTags,
+} from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
@@ -148,3 +154,6 @@ export const LLAMA4_WRITTEN: WrittenForm = {
   separator: ', ',
   trigger: (name) => `${LLAMA4.open}${name}(`,
 };
+
+/** MiniCPM3's thoughts. */
+export const MINICPM3_THINKING: ThinkingTags = ['<|thought_start|>', '<|thought_end|>'];

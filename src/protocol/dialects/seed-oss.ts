@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
 import type { MarkupForm } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { QWEN3_CODER_FORM, qwenWritten } from './qwen3-coder.js';
@@ -28,3 +28,6 @@ export const seedOss: BlockReader = {
 
 /** Its calls as its template writes them: Qwen3-Coder's tags, each value as it is. */
 export const SEED_OSS_WRITTEN = qwenWritten(OPEN, CLOSE, 'verbatim');
+
+/** Seed-OSS's thinking. */
+export const SEED_OSS_THINKING: ThinkingTags = ['<seed:think>', '</seed:think>'];
