@@ -30,9 +30,8 @@ export const lfm2: BlockReader = {
   stream: (sink, limits) => new BodyReader(LFM2, sink, limits),
 };
 
-/** MiniCPM3's fence around its calls. */
-const FENCE_OPEN = '```python\n';
-const FENCE_CLOSE = '\n```\n';
+/** MiniCPM3's fence around its calls: read by the body engine, written by the row below. */
+const FENCE = markdownFence('```python');
 
 const MINICPM3: BodyForm = {
   format: 'minicpm3',
@@ -41,7 +40,7 @@ const MINICPM3: BodyForm = {
   close: '<|tool_call_end|>',
   syntax: Syntax.Python,
   sequence: true,
-  fence: markdownFence('```python'),
+  fence: FENCE,
 };
 
 /**
@@ -129,8 +128,8 @@ export const LFM2_WRITTEN: WrittenForm = {
 export const MINICPM3_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '', comma: ',' },
   call: pythonCall,
-  open: `${MINICPM3.open}\n${FENCE_OPEN}`,
-  close: `${FENCE_CLOSE}${MINICPM3.close}`,
+  open: `${MINICPM3.open}\n${FENCE.label}\n`,
+  close: `\n${FENCE.close}\n${MINICPM3.close}`,
   separator: '\n',
   trigger: fixedTrigger(MINICPM3.open),
 };
