@@ -231,7 +231,7 @@ def main():
     parser.add_argument("--out", help="the parts' findings concatenated, NDJSON")
     parser.add_argument("--stats", help="the merged stats, JSON (default: PARTS/stats.json)")
     parser.add_argument("--task-mb", type=float, help="MB of input a task reads (default: the "
-                        "input over the workers' threads, 1 to 256): each task starts a tagcall "
+                        "input over the workers' threads, 1 to 1024): each task starts a tagcall "
                         "process, so fewer, larger tasks cost less CPU")
     parser.add_argument("--scheduler", help="a scheduler's address (default: a local cluster)")
     parser.add_argument("--workers", type=int, default=2, help="workers of the local cluster")
@@ -263,7 +263,7 @@ def main():
         total = sum(size for source in args.paths for _, size in walk(source))
         workers = max(1, sum(client.nthreads().values()))
         task_bytes = (int(args.task_mb * 1e6) if args.task_mb
-                      else min(256 * MIB, max(MIB, -(-total // workers))))
+                      else min(1024 * MIB, max(MIB, -(-total // workers))))
         tasks = plan(args.paths, task_bytes)
         futures = client.map(run_task, [command] * len(tasks), [options] * len(tasks), tasks,
                              [parts] * len(tasks), range(len(tasks)), pure=False)
