@@ -136,6 +136,16 @@ describe('every dialect streams: the name before the end, the value while it is 
     }
   });
 
+  it("functionary v3.2's first call cut between \\r and \\n is the call read whole (the hold-back is derived from its pattern)", () => {
+    const text = 'get_weather\r\n{"city": "Paris"}';
+    const whole = parse(text, { dialect: 'functionary' }).calls;
+    expect(whole.map((c) => [c.toolName, c.arguments])).toEqual([
+      ['get_weather', { city: 'Paris' }],
+    ]);
+    const cut = feedChunks(['get_weather\r', '\n{"city": "Paris"}'], { dialect: 'functionary' });
+    expect(cut.result.calls).toEqual(whole);
+  });
+
   it('auto streams Qwen3-Coder and Hermes <tool_call> bodies alike', () => {
     for (const dialect of ['qwen3-coder', 'hermes'] as const) {
       const text = renderInDialect(dialect, 'write_file', { path: 'a', content: FILE });

@@ -8,6 +8,7 @@ import type {
   ToolArguments,
 } from './events.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
+import { mayBecomeMatch } from './regex-prefix.js';
 
 /** What bounds a block: the parser's own limits and what it knows of the tools. */
 export interface BlockLimits {
@@ -320,12 +321,13 @@ const MAX_HEAD_LOOK = 300;
 
 /**
  * Whether `head` (a sticky pattern) matches at `after`: true or false, or null while the
- * input may still become a match (it ends within `MAX_HEAD_LOOK` on what `prefix` accepts).
+ * input may still become a match (it ends within `MAX_HEAD_LOOK` on the beginning of one).
  */
-export function confirmedBy(head: RegExp, prefix: RegExp) {
+export function confirmedBy(head: RegExp) {
+  const begun = mayBecomeMatch(head);
   return (s: string, after: number, final: boolean): boolean | null => {
     head.lastIndex = after;
     if (head.test(s)) return true;
-    return !final && s.length - after < MAX_HEAD_LOOK && prefix.test(s.slice(after)) ? null : false;
+    return !final && s.length - after < MAX_HEAD_LOOK && begun(s, after) ? null : false;
   };
 }

@@ -1,14 +1,20 @@
 import type { CallFormat } from '../events.js';
+import { mayBecomeMatch, type PrefixTest } from '../regex-prefix.js';
 import type { Syntax } from './value-events.js';
 
 /**
  * A name written before a body of arguments, read by a sticky `pattern` at the body's start
  * (group 1 the name; the match ends where the arguments begin). `partial` tells, of the text
- * so far, whether it may still become a match (more input decides).
+ * so far, whether it may still become a match (more input decides): derived from `pattern`.
  */
 export interface HeaderForm {
   pattern: RegExp;
-  partial: RegExp;
+  partial: PrefixTest;
+}
+
+/** The header `pattern` reads, its hold-back derived from it (declared once). */
+export function headerForm(pattern: RegExp): HeaderForm {
+  return { pattern, partial: mayBecomeMatch(pattern) };
 }
 
 /**
@@ -18,8 +24,8 @@ export interface HeaderForm {
 export interface FenceForm {
   /** The opening line, read by a sticky pattern. */
   open: RegExp;
-  /** What an opening line may still become once more text comes (held while it may). */
-  begun: RegExp;
+  /** Whether an opening line may still come once more text comes (held while it may). */
+  begun: PrefixTest;
   /** The fence's end. */
   close: string;
   /** The fence as warnings name it (```` ```python ````). */

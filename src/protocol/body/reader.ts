@@ -190,7 +190,7 @@ export class BodyReader implements BlockStream, BodyHost {
       this.state = State.Body;
       return fence.open.lastIndex;
     }
-    if (!final && s.length - j <= MAX_FENCE && fence.begun.test(s.slice(j))) return -j - 1;
+    if (!final && s.length - j <= MAX_FENCE && fence.begun(s, j)) return -j - 1;
     this.sink.warn(
       'missing-wrapper',
       `the calls after ${this.form.open} go in a ${fence.label} fence; read without it`,
@@ -207,8 +207,7 @@ export class BodyReader implements BlockStream, BodyHost {
     header.pattern.lastIndex = i;
     const match = header.pattern.exec(s);
     if (match === null) {
-      const rest = s.slice(i, i + MAX_HEADER + 1);
-      const partial = rest.length <= MAX_HEADER && header.partial.test(rest);
+      const partial = s.length - i <= MAX_HEADER && header.partial(s, i);
       if (!final && partial) return -i - 1;
       if (partial) this.fail('incomplete-tool-call', this.unclosed(), this.blockStart);
       else

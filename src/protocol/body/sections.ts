@@ -149,11 +149,7 @@ export class SectionSteps implements BodyKind {
       if (fence.open.test(s)) {
         this.#host.fenced = true;
         next = fence.open.lastIndex;
-      } else if (
-        !final &&
-        s.length - fenceStart <= MAX_FENCE &&
-        fence.begun.test(s.slice(fenceStart))
-      )
+      } else if (!final && s.length - fenceStart <= MAX_FENCE && fence.begun(s, fenceStart))
         return -i - 1;
     }
     return this.#beginSectionCall(name, next);

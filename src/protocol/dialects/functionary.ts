@@ -1,5 +1,5 @@
 import { type BlockReader, confirmedBy } from '../block.js';
-import type { BodyForm } from '../body/form.js';
+import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
@@ -10,10 +10,7 @@ const FUNCTIONARY_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: {
-    pattern: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
-    partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
-  },
+  header: headerForm(/([A-Za-z_][\w.-]*)>\s*(?=[{"])/y),
 };
 const FUNCTIONARY_RECIPIENT: BodyForm = {
   format: 'functionary',
@@ -21,10 +18,7 @@ const FUNCTIONARY_RECIPIENT: BodyForm = {
   open: '>>>',
   close: '',
   syntax: Syntax.Json,
-  header: {
-    pattern: /([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=[{"])/y,
-    partial: /^(?:[A-Za-z_][\w.-]*[ \t]*(?:\r?\n?\s*)?)?$/,
-  },
+  header: headerForm(/([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=[{"])/y),
 };
 
 /** v3.2's first call when the prompt wrote its `>>>`: the reply begins with the recipient. */
@@ -34,15 +28,9 @@ const FUNCTIONARY_FIRST: BodyForm = { ...FUNCTIONARY_RECIPIENT, open: '' };
  * After `<function=`: a name, `>` and a JSON object, or a JSON string holding one
  * (functionary's; Qwen's has tags).
  */
-export const functionJsonHead = confirmedBy(
-  /[A-Za-z_][\w.-]*>\s*[{"]/y,
-  /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
-);
+export const functionJsonHead = confirmedBy(/[A-Za-z_][\w.-]*>\s*[{"]/y);
 /** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */
-const recipientHead = confirmedBy(
-  /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y,
-  /^(?:[A-Za-z_][\w.-]*[ \t]*\r?)?$/,
-);
+const recipientHead = confirmedBy(/(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y);
 
 /**
  * MeetKai functionary's forms, as its templates write them: v3.1's `<function=name>{json}
@@ -68,10 +56,7 @@ export const functionaryRecipient: BlockReader = {
  * begins `name` + a newline + a JSON object. Read at the start of the input only, and only
  * with the `{` seen: a reply whose first line is one word is prose.
  */
-const firstCallHead = confirmedBy(
-  /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n\s*\{/y,
-  /^(?:[A-Za-z_][\w.-]*[ \t]*(?:\r?\n\s*)?)?$/,
-);
+const firstCallHead = confirmedBy(/(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n\s*\{/y);
 export const functionaryFirstCall: BlockReader = {
   open: FUNCTIONARY_FIRST.open,
   inputStart: (s, final) => firstCallHead(s, 0, final),

@@ -17,7 +17,7 @@ const FUNCTOOLS: BodyForm = {
  * special token (FireFunction v2 is a Llama 3 tokenizer), so `functools.partial`, `import
  * functools` and `functools[0]` stay text.
  */
-const listHead = confirmedBy(/[ \t]*\[\s*\{/y, /^[ \t]*(?:\[\s*)?$/);
+const listHead = confirmedBy(/[ \t]*\[\s*\{/y);
 
 /**
  * FireFunction v2's and Phi-4-mini's form: `functools[{"name": …, "arguments": {…}}, …]`, the

@@ -1,5 +1,5 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
-import type { BodyForm } from '../body/form.js';
+import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
@@ -12,10 +12,7 @@ const GEMMA4: BodyForm = {
   closeIsToken: true,
   syntax: Syntax.TokenQuoted,
   quoteToken: '<|"|>',
-  header: {
-    pattern: /\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y,
-    partial: /^\s*(?:c(?:a(?:l(?:l(?::[\w.-]*\s*)?)?)?)?)?$/,
-  },
+  header: headerForm(/\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y),
 };
 
 /**

@@ -5,7 +5,7 @@ import {
   confirmedBy,
   type ThinkingTags,
 } from '../block.js';
-import type { BodyForm } from '../body/form.js';
+import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { functionJsonHead } from './functionary.js';
@@ -42,10 +42,7 @@ export const hermesStream = (sink: BlockSink, limits: BlockLimits) =>
 const NOT_ITS_WRAPPER = 'write the call inside <tool_call> … </tool_call>';
 
 /** After a wrapper: blanks, then a call object whose first key is "name" (as llama.cpp asks). */
-const callObjectHead = confirmedBy(
-  /\s*\{\s*"name"/y,
-  /^\s*(?:\{\s*(?:"(?:n(?:a(?:m(?:e)?)?)?)?)?)?$/,
-);
+const callObjectHead = confirmedBy(/\s*\{\s*"name"/y);
 
 /**
  * Hermes' call object in one of the tags Qwen 2.5 and Hermes models put it in instead of
@@ -93,10 +90,7 @@ const HERMES_FUNCTION_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: {
-    pattern: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
-    partial: /^(?:[A-Za-z_][\w.-]*(?:>\s*)?)?$/,
-  },
+  header: headerForm(/([A-Za-z_][\w.-]*)>\s*(?=[{"])/y),
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function=…>`,
 };
 
@@ -113,17 +107,16 @@ export const hermesFunctionTag: BlockReader = {
   stream: (sink, limits) => new BodyReader(HERMES_FUNCTION_TAG, sink, limits),
 };
 
-const NAME_ATTRIBUTE_PARTIAL = /^(?:[A-Za-z_][\w.-]*(?:"(?:>\s*)?)?)?$/;
 const HERMES_FUNCTION_NAME: BodyForm = {
   format: 'hermes',
   kind: 'named',
   open: '<function name="',
   close: '</function>',
   syntax: Syntax.Json,
-  header: { pattern: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y, partial: NAME_ATTRIBUTE_PARTIAL },
+  header: headerForm(/([A-Za-z_][\w.-]*)">\s*(?=[{"])/y),
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function name="…">`,
 };
-const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*[{"]/y, NAME_ATTRIBUTE_PARTIAL);
+const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*[{"]/y);
 
 /** `<function name="name">{arguments}</function>`, the other named form llama.cpp reads. */
 function hermesFunctionNamed(midLine: boolean): BlockReader {
@@ -158,7 +151,7 @@ const HERMES_BARE: BodyForm = {
  */
 export const hermesBare: BlockReader = {
   open: HERMES_BARE.open,
-  lineStart: confirmedBy(/\s*"name"/y, /^\s*(?:"(?:n(?:a(?:m(?:e)?)?)?)?)?$/),
+  lineStart: confirmedBy(/\s*"name"/y),
   inFence: true,
   stream: (sink, limits) => new BodyReader(HERMES_BARE, sink, limits),
 };

@@ -1,5 +1,5 @@
 import { type BlockReader, byFirstCharacter, type ThinkingTags } from '../block.js';
-import type { BodyForm } from '../body/form.js';
+import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { fixedTrigger, type WrittenForm } from './written.js';
@@ -27,11 +27,9 @@ const NAMED: BodyForm = {
   open: OPEN,
   close: '',
   syntax: Syntax.Json,
-  header: {
-    pattern: /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=[{"])/y,
-    partial:
-      /^\s*[^\s[\]{}"]{0,256}\s*(?:\[(?:C(?:A(?:L(?:L(?:_(?:I(?:D(?:\][^[]{0,256}(?:\[(?:A(?:R(?:G(?:S(?:\]\s*)?)?)?)?)?)?)?)?)?)?)?)?)?|A(?:R(?:G(?:S(?:\]\s*)?)?)?)?)?)?$/,
-  },
+  header: headerForm(
+    /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=[{"])/y,
+  ),
 };
 
 /**

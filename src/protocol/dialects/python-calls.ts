@@ -99,7 +99,7 @@ const LLAMA4: BodyForm = {
 };
 
 /** `[` then a call's name and `(`. */
-const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y, /^\s*(?:[A-Za-z_][\w.-]*\s*)?$/);
+const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y);
 
 /**
  * Llama 4's (and other pythonic models') calls: a Python list of calls, `[get_weather(city=

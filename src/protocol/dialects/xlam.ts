@@ -16,10 +16,7 @@ const XLAM: BodyForm = {
 };
 
 /** `[` then a first object whose first key is `name` (in either quote). */
-const callListHead = confirmedBy(
-  /\s*\{\s*(["'])name\1\s*:/y,
-  /^\s*(?:\{\s*(?:(["'])(?:n(?:a(?:m(?:e(?:\1\s*)?)?)?)?)?)?)?$/,
-);
+const callListHead = confirmedBy(/\s*\{\s*(?:"name"|'name')\s*:/y);
 
 /**
  * Salesforce xLAM-2's form: the reply is a JSON list of calls, `[{"name": …, "arguments":
