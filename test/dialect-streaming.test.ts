@@ -146,6 +146,22 @@ describe('every dialect streams: the name before the end, the value while it is 
     expect(cut.result.calls).toEqual(whole);
   });
 
+  it('an opening that can no longer become one is decided at once, not held back to the end (its hold-back is derived from its pattern)', () => {
+    const events: ParserEvent[] = [];
+    const parser = createParser({ dialect: 'qwen3-coder', onEvent: (e) => events.push(e) });
+    // `<function=name` then a newline: no `>` can come, so this is no opening (vLLM's case).
+    parser.feed('<tool_call>\n<function=get_current_weather\n<param');
+    expect(events.map((e) => (e.type === 'error' ? e.code : e.type))).toContain(
+      'missing-tool-name',
+    );
+    expect(
+      events.some((e) => e.type === 'text' && e.text.startsWith('<function=get_current_weather\n')),
+    ).toBe(true);
+    parser.feed('eter=city>Dallas</parameter>\n</function>\n</tool_call>');
+    parser.end();
+    expect(events.filter((e) => e.type === 'tool-end')).toEqual([]);
+  });
+
   it('auto streams Qwen3-Coder and Hermes <tool_call> bodies alike', () => {
     for (const dialect of ['qwen3-coder', 'hermes'] as const) {
       const text = renderInDialect(dialect, 'write_file', { path: 'a', content: FILE });

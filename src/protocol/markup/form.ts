@@ -1,4 +1,5 @@
 import type { CallFormat } from '../events.js';
+import { mayBecomeMatch } from '../regex-prefix.js';
 import { startsWithAt } from '../tag.js';
 import type { ValueText } from './value-text.js';
 
@@ -113,13 +114,15 @@ export function namedOpening(
   stray?: (match: RegExpExecArray) => string | undefined,
   escaped?: (match: RegExpExecArray) => boolean,
 ): OpeningReader {
+  const begun = mayBecomeMatch(pattern);
   return (s, at, final) => {
     const starts = startsWithAt(s, at, prefix);
     if (starts === null) return final ? null : 'partial';
     if (!starts) return null;
     pattern.lastIndex = at;
     const match = pattern.exec(s);
-    if (match === null) return !final && s.length - at < MAX_OPENING ? 'partial' : null;
+    if (match === null)
+      return !final && s.length - at < MAX_OPENING && begun(s, at) ? 'partial' : null;
     const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
     const message = stray?.(match);
     if (message !== undefined) opening.stray = message;
