@@ -365,9 +365,11 @@ interface DfaState {
   states: readonly number[];
   /** A match is complete here (any text may follow). */
   accepts: boolean;
-  /** Transitions on ASCII code units: the next state's index, -1 not yet known. */
-  ascii: Int32Array;
-  other: Map<number, number>;
+  /** No text from here makes a match. */
+  dead: boolean;
+  /** Transitions on ASCII code units, filled as they are met. */
+  ascii: (DfaState | undefined)[];
+  other: Map<number, DfaState>;
 }
 
 enum Reading {
@@ -378,14 +380,12 @@ enum Reading {
 
 /** The DFA states one pattern keeps; past this the cache starts over (a bound on memory). */
 const MAX_DFA_STATES = 4096;
-/** The dead state's index: no match can come. */
-const DEAD = -2;
 
 class LazyDfa {
   readonly #nfa: Nfa;
   readonly #entry: number;
-  #states: DfaState[] = [];
-  #byKey = new Map<string, number>();
+  #start: DfaState | undefined;
+  #byKey = new Map<string, DfaState>();
 
   constructor(nfa: Nfa, entry: number) {
     this.#nfa = nfa;
@@ -393,36 +393,32 @@ class LazyDfa {
   }
 
   /**
-   * What `s` from `from` is: `MATCHED` when it begins with a match, `OPEN` when it is the
-   * beginning of one (more text decides), `DEAD` when no text after it makes one.
+   * What `s` from `from` is: `Matched` when it begins with a match, `Open` when it is the
+   * beginning of one (more text decides), `Dead` when no text after it makes one.
    */
   read(s: string, from: number): Reading {
-    let state = this.#start();
+    let dfa = this.#start ?? this.#begin();
     for (let i = from; i < s.length; i++) {
-      const dfa = this.#states[state];
       if (dfa.accepts) return Reading.Matched;
       const code = s.charCodeAt(i);
-      let next = code < 128 ? dfa.ascii[code] : (dfa.other.get(code) ?? -1);
-      if (next === -1) {
+      let next = code < 128 ? dfa.ascii[code] : dfa.other.get(code);
+      if (next === undefined) {
         next = this.#step(dfa, code);
-        // The cache may have started over: the state read is no longer in it.
-        if (this.#states[state] === dfa) {
-          if (code < 128) dfa.ascii[code] = next;
-          else dfa.other.set(code, next);
-        }
+        if (code < 128) dfa.ascii[code] = next;
+        else dfa.other.set(code, next);
       }
-      if (next === DEAD) return Reading.Dead;
-      state = next;
+      if (next.dead) return Reading.Dead;
+      dfa = next;
     }
-    return this.#states[state].accepts ? Reading.Matched : Reading.Open;
+    return dfa.accepts ? Reading.Matched : Reading.Open;
   }
 
-  #start(): number {
-    if (this.#states.length === 0) return this.#stateOf(this.#closure([this.#entry]));
-    return 0;
+  #begin(): DfaState {
+    this.#start = this.#stateOf(this.#closure([this.#entry]));
+    return this.#start;
   }
 
-  #step(dfa: DfaState, code: number): number {
+  #step(dfa: DfaState, code: number): DfaState {
     const targets: number[] = [];
     for (const k of dfa.states) if (this.#nfa.tests[k]?.(code)) targets.push(...this.#nfa.next[k]);
     return this.#stateOf(this.#closure(targets));
@@ -443,24 +439,24 @@ class LazyDfa {
     return found.sort((a, b) => a - b);
   }
 
-  #stateOf(states: number[]): number {
-    if (states.length === 0) return DEAD;
+  #stateOf(states: number[]): DfaState {
     const key = states.join(',');
     const known = this.#byKey.get(key);
     if (known !== undefined) return known;
-    if (this.#states.length >= MAX_DFA_STATES) {
-      this.#states = [];
+    if (this.#byKey.size >= MAX_DFA_STATES) {
+      // States already linked stay usable; new ones are cached afresh.
       this.#byKey = new Map();
-      this.#start();
+      this.#start = undefined;
     }
-    this.#states.push({
+    const state: DfaState = {
       states,
       accepts: states[0] === ACCEPT,
-      ascii: new Int32Array(128).fill(-1),
+      dead: states.length === 0,
+      ascii: new Array<DfaState | undefined>(128).fill(undefined),
       other: new Map(),
-    });
-    this.#byKey.set(key, this.#states.length - 1);
-    return this.#states.length - 1;
+    };
+    this.#byKey.set(key, state);
+    return state;
   }
 }
 
