@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { confirmedBy } from '../src/protocol/block.js';
+import { headerForm } from '../src/protocol/body/form.js';
 import '../src/protocol/index.js';
+import { namedOpening } from '../src/protocol/markup/form.js';
 import {
   derivedPatterns,
   mayBecomeMatch,
@@ -154,4 +157,11 @@ describe('a construct it cannot read is an error where the pattern is declared',
       expect(() => mayBecomeMatch(pattern)).toThrow(UnsupportedPatternError);
       expect(() => mayBecomeMatch(pattern)).toThrow(named);
     });
+
+  it('a family declaring such a header fails as its module loads, not on some later reply', () => {
+    const backReference = /(["'])name\1/y;
+    expect(() => headerForm(backReference)).toThrow(UnsupportedPatternError);
+    expect(() => confirmedBy(backReference)).toThrow(UnsupportedPatternError);
+    expect(() => namedOpening('<x', /<x(["'])\1>/y)).toThrow("'\\1'");
+  });
 });
