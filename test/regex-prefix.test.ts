@@ -126,6 +126,17 @@ describe('each construct it reads', () => {
       for (const text of never) expect(mayMatch(text), JSON.stringify(text)).toBe(false);
     });
 
+  it('answers alike past the bound on cached states (a text that meets over 4096 of them)', () => {
+    const mayMatch = mayBecomeMatch(/a{0,1000}b{0,1000}c{0,1000}d{0,1000}e{0,1000}!/y);
+    const long = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(1000)).join('');
+    for (let round = 0; round < 2; round++) {
+      expect(mayMatch(long)).toBe(true);
+      expect(mayMatch(`${long}!`)).toBe(true);
+      expect(mayMatch(`${long}e`)).toBe(false);
+      expect(mayMatch(`${long.slice(0, 2500)}a`)).toBe(false);
+    }
+  });
+
   it('answers again and again the same from its cached states', () => {
     const mayMatch = mayBecomeMatch(/x[a-z]{0,40}y/y);
     for (let round = 0; round < 3; round++) {
