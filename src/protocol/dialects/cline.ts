@@ -1,12 +1,14 @@
 import { type BlockReader, skipBlanks } from '../block.js';
-import { literalOpening, type MarkupForm } from '../markup/form.js';
+import { literalOpening, type MarkupForm, type ValueTexts, valueTextOf } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { anyOpeningTag } from './tagcall.js';
 import { isElementName, type WrittenForm } from './written.js';
 
-/** Parameters whose text is kept as written but for one newline at each end, as Cline does. */
-const VERBATIM = new Set(['content', 'diff']);
-const textOf = (key: string) => (VERBATIM.has(key) ? 'newlines' : 'trim');
+/**
+ * Values are trimmed, as Cline does, but for the files' text (`content`, `diff`): kept as
+ * written but for one newline at each end.
+ */
+const TEXT: ValueTexts = { byKey: { content: 'newlines', diff: 'newlines' }, otherwise: 'trim' };
 
 /** Cline's calls of `toolName`, opened by `read` (its tag, or its self-closing tag). */
 function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupForm {
@@ -27,12 +29,12 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
     parameter: {
       // Every child element of a Cline tool is a parameter.
       read: anyOpeningTag,
-      close: (name) => `</${name}>`,
+      close: { before: '</', after: '>' },
       unclosed: 'a parameter was not closed with its closing tag',
       reopens: null,
     },
-    key: (name) => name,
-    text: textOf,
+    key: 'as-written',
+    text: TEXT,
     repeated: 'warn',
     jsonForm: false,
     empty: `${open} holds no call`,
@@ -97,7 +99,7 @@ export const CLINE_WRITTEN: WrittenForm = {
     open: (key) => `<${key}>`,
     close: (key) => `</${key}>`,
     after: '\n',
-    mode: textOf,
+    mode: (key) => valueTextOf(TEXT, key),
     forbid: (key, tools) => [`</${key}>`, ...tools.map((name) => `</${name}>`)],
   },
   call: (name) => [`<${name}>\n`, `</${name}>`],

@@ -45,11 +45,11 @@ export const TAGCALL_FORM: MarkupForm = {
   container: CONTAINER,
   parameter: {
     read: anyOpeningTag,
-    close: (name) => `</${name}>`,
+    close: { before: '</', after: '>' },
     reopens: null,
     unclosed: 'an element was not closed with its closing tag',
   },
-  key: (name) => name,
+  key: 'as-written',
   text: 'xml',
   repeated: 'list',
   jsonForm: true,

@@ -23,6 +23,23 @@ export type OpeningReader = (
   final: boolean,
 ) => OpeningTag | null | 'partial';
 
+/** How a parameter's written name becomes its argument's key: as written, or trimmed. */
+export type KeyText = 'as-written' | 'trim';
+
+/**
+ * How a form reads its values' text: one `ValueText` for every value, or named keys' own
+ * (Cline's `content` and `diff`) and one for the others.
+ */
+export type ValueTexts =
+  | ValueText
+  | { byKey: Readonly<Record<string, ValueText>>; otherwise: ValueText };
+
+/**
+ * A parameter's closing tag: always the same literal (`</parameter>`), or named after the
+ * parameter's key, `before` it and `after` it (`</` and `>`: `</path>`).
+ */
+export type ParameterClose = string | { before: string; after: string };
+
 /**
  * A dialect whose calls and arguments are written as markup, described as data for the one
  * engine that reads them all (markup/reader.ts). Each family's module in src/protocol/dialects/
@@ -64,8 +81,8 @@ export interface MarkupForm {
   parameter: {
     /** Reads a parameter's opening: its key as written. */
     read: OpeningReader;
-    /** The closing tag of a parameter of this (written) name. */
-    close: (name: string) => string;
+    /** Its closing tag. */
+    close: ParameterClose;
     /**
      * What a parameter opening starts with, when one at a line start inside a value means that
      * value was left open; null when values may hold such lines.
@@ -74,9 +91,9 @@ export interface MarkupForm {
     unclosed: string;
   };
   /** The argument's key from a parameter's written name. */
-  key: (name: string) => string;
-  /** How a value's text is read: XML text (entities, CDATA), or per key one of `ValueText`. */
-  text: 'xml' | ((key: string) => ValueText);
+  key: KeyText;
+  /** How a value's text is read: XML text (entities, CDATA), or as `ValueTexts` says. */
+  text: 'xml' | ValueTexts;
   /**
    * A parameter given twice: a list (repeated elements), or a mistake
    * read with `duplicate-field`, keeping the last when the tool's schema says it is no list.
@@ -99,6 +116,19 @@ export interface MarkupForm {
    */
   orphanClose?: string;
 }
+
+/** The key a parameter written `name` gives its argument, as `key` says. */
+export const keyOf = (key: KeyText, name: string): string => (key === 'trim' ? name.trim() : name);
+
+/** How the value of `key` is read, as `texts` says. */
+export function valueTextOf(texts: ValueTexts, key: string): ValueText {
+  if (typeof texts === 'string') return texts;
+  return Object.hasOwn(texts.byKey, key) ? texts.byKey[key] : texts.otherwise;
+}
+
+/** The closing tag of the parameter of `key`, as `close` says. */
+export const closeOf = (close: ParameterClose, key: string): string =>
+  typeof close === 'string' ? close : close.before + key + close.after;
 
 /** The longest opening tag a reader waits for before deciding it is none. */
 export const MAX_OPENING = 640;

@@ -3,6 +3,7 @@ import { startsWithAt } from '../tag.js';
 import { Repeat } from './arguments-tree.js';
 import { confirmsBlockCloseInValue, confirmsCallClose, confirmsParameterClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
+import { closeOf, keyOf, type ValueTexts, valueTextOf } from './form.js';
 import { endsAtLineStart, type MarkupShape, State, TEXT, wait } from './shape.js';
 import { StreamedValue } from './value-text.js';
 
@@ -16,9 +17,15 @@ import { StreamedValue } from './value-text.js';
 export class LiteralTags implements MarkupShape {
   readonly entities = false;
   readonly #core: MarkupCore;
+  /** How values are read (`xml` text, in a form of literal tags, as written). */
+  readonly #texts: ValueTexts;
+  /** The open parameter's closing tag, known from its name when it opens. */
+  #close = '';
 
   constructor(core: MarkupCore) {
     this.#core = core;
+    const text = core.form.text;
+    this.#texts = text === 'xml' ? 'verbatim' : text;
   }
 
   clearCall(): void {}
@@ -111,7 +118,7 @@ export class LiteralTags implements MarkupShape {
   #openParameter(written: string, at: number): void {
     const core = this.#core;
     const form = core.form;
-    const key = form.key(written);
+    const key = keyOf(form.key, written);
     const tree = core.startTree();
     const repeat = tree.open(key, true);
     if (repeat !== Repeat.None)
@@ -120,8 +127,8 @@ export class LiteralTags implements MarkupShape {
         `parameter ${JSON.stringify(key)} is given more than once; ${repeat === Repeat.List ? 'its values make a list' : 'the last is kept, as the tool takes one'}`,
         at,
       );
-    const text = form.text;
-    core.value = new StreamedValue(text === 'xml' ? 'verbatim' : text(key), core.escaped);
+    core.value = new StreamedValue(valueTextOf(this.#texts, key), core.escaped);
+    this.#close = closeOf(form.parameter.close, key);
     core.valueAt = at;
     core.lineStart = true;
     core.state = State.Value;
@@ -135,7 +142,7 @@ export class LiteralTags implements MarkupShape {
     const form = core.form;
     const { call, parameter, wrapper } = form;
     if (!this.mayEndValue(s, lt)) return TEXT;
-    const close = parameter.close(core.tree.top.name);
+    const close = this.#close;
     const closes = startsWithAt(s, lt, close);
     if (closes === null && !final) return core.valueWait(from, lt);
     if (closes === true) {
@@ -161,7 +168,7 @@ export class LiteralTags implements MarkupShape {
           // that writes the format: a file that holds a parameter's opening), not a left-open value.
           const tag = parameter.read(s, lt, final);
           if (tag === 'partial') return core.valueWait(from, lt);
-          if (tag !== null && core.tree.has(form.key(tag.name))) continue;
+          if (tag !== null && core.tree.has(keyOf(form.key, tag.name))) continue;
         }
         return this.#leaveValue(from, lt, `the next ${opening}`, lt);
       }
