@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { readJsonCall } from '../src/protocol/json-call.js';
 import { blockReaders, DIALECTS } from './support/all.js';
 
 const MARKUP = fileURLToPath(new URL('../src/protocol/markup/', import.meta.url));
@@ -96,5 +97,28 @@ describe('src/protocol/markup: the engine of the markup families', () => {
       .filter(({ lines }) => lines > 600);
     expect(long).toEqual([]);
     expect(sources.length).toBeGreaterThan(5);
+  });
+});
+
+describe('the JSON form of a call: its keys are the declaration’s', () => {
+  it('reads the fields the keys name, and the arguments’ key in its messages', () => {
+    const keys = { tool: 'tool', server: 'via', arguments: 'args' };
+    expect(readJsonCall('{"via": " s ", "tool": " f ", "args": {"x": 1}}', 64, keys)).toEqual({
+      ok: true,
+      serverName: 's',
+      toolName: 'f',
+      arguments: { x: 1 },
+      warnings: [],
+    });
+    expect(readJsonCall('{"tool": "f", "args": [1]}', 64, keys)).toMatchObject({
+      ok: false,
+      message: '"args" must be an object',
+    });
+    // Not the `<tool>` protocol's keys: these name nothing here.
+    expect(readJsonCall('{"tool_name": "f", "arguments": {"x": 1}}', 64, keys)).toMatchObject({
+      ok: true,
+      toolName: undefined,
+      arguments: {},
+    });
   });
 });

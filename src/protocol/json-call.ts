@@ -49,13 +49,21 @@ export function toNullPrototype(value: unknown): JsonValue {
   return top;
 }
 
+/** The keys of a JSON call's fields: its tool's name, its server's, its arguments. */
+export interface JsonCallKeys {
+  tool: string;
+  server: string;
+  arguments: string;
+}
+
 /**
- * Reads the deprecated JSON form, `{"server_name": …, "tool_name": …, "arguments": {…}}`,
- * also with `name` for `tool_name` and `parameters` for `arguments` (other formats' names).
- * `arguments` may also be a JSON string holding the object, as some models write it. Read by
- * the model-JSON reader: repairs and numbers kept as written come back as warnings.
+ * Reads the deprecated JSON form, its fields named by `keys` (the `<tool>` protocol's
+ * `{"server_name": …, "tool_name": …, "arguments": {…}}`), also with `name` for the tool and
+ * `parameters` for the arguments (other formats' names). The arguments may also be a JSON
+ * string holding the object, as some models write it. Read by the model-JSON reader: repairs
+ * and numbers kept as written come back as warnings.
  */
-export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
+export function readJsonCall(json: string, maxDepth: number, keys: JsonCallKeys): JsonCallResult {
   const read = readModelValue(json, Syntax.Json, maxDepth);
   if (!read.ok) return { ok: false, code: read.code, message: read.message, position: read.at };
   const fields = read.value;
@@ -67,8 +75,9 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
       position: 0,
     };
   // Models trained on other formats write `name` and `parameters`: the same fields.
-  const toolName = fields.tool_name ?? fields.name;
-  let args = fields.arguments ?? fields.parameters;
+  const toolName = fields[keys.tool] ?? fields.name;
+  let args = fields[keys.arguments] ?? fields.parameters;
+  const server = fields[keys.server];
   const warnings = read.warnings;
   if (typeof args === 'string') {
     const inner = readModelValue(args, Syntax.Json, maxDepth);
@@ -76,7 +85,7 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
       return {
         ok: false,
         code: inner.code,
-        message: `"arguments" is a string that does not hold a JSON object (${inner.message})`,
+        message: `"${keys.arguments}" is a string that does not hold a JSON object (${inner.message})`,
         position: 0,
       };
     args = inner.value;
@@ -85,12 +94,12 @@ export function readJsonCall(json: string, maxDepth: number): JsonCallResult {
     return {
       ok: false,
       code: 'invalid-json',
-      message: '"arguments" must be an object',
+      message: `"${keys.arguments}" must be an object`,
       position: 0,
     };
   return {
     ok: true,
-    serverName: typeof fields.server_name === 'string' ? fields.server_name.trim() : undefined,
+    serverName: typeof server === 'string' ? server.trim() : undefined,
     toolName: typeof toolName === 'string' ? toolName.trim() : undefined,
     arguments: (args ?? createObject()) as ToolArguments,
     warnings,

@@ -444,7 +444,9 @@ export class XmlElements implements MarkupShape {
     const { start, close } = core.form.call;
     const json = this.#json.take();
     const at = this.#json.start;
-    const result = readJsonCall(json, core.limits.maxDepth);
+    const { tool, server } = core.form.fields as { tool: string; server: string };
+    const keys = { tool, server, arguments: core.form.container as string };
+    const result = readJsonCall(json, core.limits.maxDepth, keys);
     if (!result.ok) {
       core.fail(
         result.code,
