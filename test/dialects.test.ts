@@ -109,6 +109,18 @@ describe('generated replies in each dialect: the calls come back, nothing is los
   }
 });
 
+describe('cline values: trimmed, but for the files’ text', () => {
+  it('trims a parameter named like an object’s own property, and keeps content’s inner newlines', () => {
+    const text =
+      '<write_to_file>\n<constructor>  a  </constructor>\n<toString> b </toString>\n' +
+      '<content>\n\n x \n\n</content>\n</write_to_file>\n';
+    const result = parse(text, { dialect: 'cline', toolNames: ['write_to_file'] });
+    expect(result.calls.map((c) => c.arguments)).toEqual([
+      { constructor: 'a', toString: 'b', content: '\n x \n' },
+    ]);
+  });
+});
+
 describe('cline tool names that other forms own', () => {
   it('a tool named think does not turn <think> into a call', () => {
     const result = parse('<think>\nplan\n</think>\n<read_file>\n<path>a</path>\n</read_file>\n', {
