@@ -463,9 +463,12 @@ class LazyDfa {
 /** Every pattern a hold-back was derived from, in the order the declarations were read. */
 const derived: RegExp[] = [];
 
-/** The patterns whose hold-back was derived (each declaration's header), for their tests. */
+/**
+ * The patterns whose hold-back was derived (each declaration's header), for their tests: a
+ * copy, since deriving one more (as those tests do) adds to the list.
+ */
 export function derivedPatterns(): readonly RegExp[] {
-  return derived;
+  return [...derived];
 }
 
 /** Tells whether a text, read from `from`, may still become a match of one pattern. */
