@@ -5,6 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { readJsonCall } from '../src/protocol/json-call.js';
 import { blockReaders, DIALECTS } from './support/all.js';
+import { functionMembers } from './support/function-members.js';
 
 const MARKUP = fileURLToPath(new URL('../src/protocol/markup/', import.meta.url));
 const sources = readdirSync(MARKUP)
@@ -38,36 +39,6 @@ function familyMarkers(): string[] {
   return [...new Set([...openings, ...inside])].filter((m) => m.length >= 3 && /[a-z]/i.test(m));
 }
 
-/**
- * The members of `MarkupForm` (nested ones as `call.read`) whose type is, or may be, a
- * function: the parts of a family's declaration that are code, not data.
- */
-function codeInMarkupForm(): string[] {
-  const file = join(MARKUP, 'form.ts');
-  const program = ts.createProgram([file], { strict: true, noEmit: true });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(file) as ts.SourceFile;
-  const form = source.statements.find(
-    (s): s is ts.InterfaceDeclaration =>
-      ts.isInterfaceDeclaration(s) && s.name.text === 'MarkupForm',
-  ) as ts.InterfaceDeclaration;
-  const isCode = (type: ts.Type): boolean =>
-    type.isUnion() ? type.types.some(isCode) : type.getCallSignatures().length > 0;
-  const code: string[] = [];
-  const visit = (type: ts.Type, path: string, depth: number): void => {
-    for (const member of checker.getPropertiesOfType(type)) {
-      const memberType = checker.getNonNullableType(checker.getTypeOfSymbol(member));
-      const name = path + member.name;
-      if (isCode(memberType)) code.push(name);
-      else if (depth < 3)
-        for (const part of memberType.isUnion() ? memberType.types : [memberType])
-          if (part.flags & ts.TypeFlags.Object) visit(part, `${name}.`, depth + 1);
-    }
-  };
-  visit(checker.getTypeAtLocation(form), '', 0);
-  return [...new Set(code)].sort();
-}
-
 describe('src/protocol/markup: the engine of the markup families', () => {
   it('writes no family marker in its code: the markers are the dialect modules’ data', () => {
     const markers = familyMarkers();
@@ -88,7 +59,10 @@ describe('src/protocol/markup: the engine of the markup families', () => {
   });
 
   it('takes a family’s declaration as data: only its opening readers are code', () => {
-    expect(codeInMarkupForm()).toEqual(['call.read', 'parameter.read']);
+    expect(functionMembers(join(MARKUP, 'form.ts'), 'MarkupForm')).toEqual([
+      'call.read',
+      'parameter.read',
+    ]);
   });
 
   it('has no file over 600 lines', () => {
