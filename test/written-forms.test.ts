@@ -5,12 +5,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  admitsName,
   DIALECT_VALUES,
   DIALECTS,
   type Dialect,
   renderCallIn,
+  triggerOf,
   WRITTEN_FORMS,
 } from './support/all.js';
+import { functionMembers } from './support/function-members.js';
 
 const SOURCE = new URL('../src/', import.meta.url).pathname;
 /** The layers that read the declarations: the grammar builder, the CLI, the adapters. */
@@ -35,7 +38,7 @@ const files = READERS.flatMap((dir) =>
 function markersOf(dialect: Exclude<Dialect, 'tagcall'>): string[] {
   const rendered = renderCallIn(dialect, { toolName: 'NAME', arguments: { KEY: 'v' } });
   const tags = rendered.match(/<[^<>\s]{2,60}>|\[[A-Z][A-Z_]{2,30}\]/g) ?? [];
-  const trigger = WRITTEN_FORMS[dialect].trigger('NAME');
+  const trigger = triggerOf(WRITTEN_FORMS[dialect], 'NAME');
   const fixed = trigger.includes('NAME') || trigger.trim().length < 4 ? [] : [trigger];
   return [...new Set([...tags, ...fixed])].filter((m) => !m.includes('NAME') && !m.includes('KEY'));
 }
@@ -47,7 +50,7 @@ describe('written forms', () => {
       // The list of dialects says how each writes values; its row writes them so.
       expect(WRITTEN_FORMS[dialect].args.kind, dialect).toBe(DIALECT_VALUES[dialect]);
       expect(
-        markersOf(dialect).length + WRITTEN_FORMS[dialect].trigger('x').length,
+        markersOf(dialect).length + triggerOf(WRITTEN_FORMS[dialect], 'x').length,
         dialect,
       ).toBeGreaterThan(0);
     }
@@ -63,5 +66,13 @@ describe('written forms', () => {
           found.push(`${path}: the name ${dialect}`);
       }
     expect(found).toEqual([]);
+  });
+
+  it('a written row is data: no member of WrittenForm, at any depth, is a function', () => {
+    // Templates with slots, name rules, value modes and forbidden texts, read by the renderer
+    // and the grammar builder: a row holds no code of its own.
+    expect(functionMembers(join(SOURCE, 'protocol/dialects/written.ts'), 'WrittenForm')).toEqual(
+      [],
+    );
   });
 });

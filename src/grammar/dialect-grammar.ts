@@ -1,7 +1,14 @@
 import type { FamilyDialect } from '../protocol/dialect-names.js';
 import {
+  admitsName,
+  argumentOpen,
   blockReaders,
+  callOf,
+  fill,
+  forbiddenIn,
+  modeOf,
   TAGCALL_TAGS,
+  triggerOf,
   WRITTEN_FORMS,
   type WrittenArguments,
   type WrittenForm,
@@ -74,22 +81,22 @@ function argumentsOf(
   if (form.kind === 'text') {
     const values = textValues(rules);
     return (schema, context) => {
-      refuseUnnamed(schema, context, dialect, form.names);
+      refuseUnnamed(schema, context, dialect, (key) => admitsName(form.names, key));
       const required = new Set(schema.required ?? []);
       const members: Member[] = [];
       for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-        if (!form.names(key)) continue;
-        const open = form.open(key, isStringSchema(sub));
+        if (!admitsName(form.names, key)) continue;
+        const open = argumentOpen(form, key, isStringSchema(sub));
         const value = values.valueFor(
           sub,
           `${context}-${key}`,
-          form.mode(key),
-          form.forbid(key, toolNames),
+          modeOf(form, key),
+          forbiddenIn(form, key, toolNames),
         );
         members.push({
           expr: mark(
             { type: 'key', key },
-            seq(lit(open), value, lit(form.close(key) + form.after)),
+            seq(lit(open), value, lit(fill(form.close, { key }) + form.after)),
           ),
           required: required.has(key),
         });
@@ -162,7 +169,7 @@ export function buildDialectGrammar(
   const names = tools.map((t) => t.name);
   const args = argumentsOf(rules, form.args, dialect, names);
   const calls = tools.map((tool) => {
-    const [before, after] = form.call(tool.name, 'local');
+    const [before, after] = callOf(form, tool.name, 'local');
     return mark(
       { type: 'call', serverName: 'local', toolName: tool.name },
       rules.define(
@@ -194,7 +201,7 @@ export function buildDialectGrammar(
 /** Where a lazy grammar in the family's format engages: its opening (each tool's, for forms that have none). */
 export function dialectOpenings(dialect: GrammarDialect, tools: readonly ToolLike[]): string[] {
   const form = formOf(dialect);
-  return [...new Set(tools.map((t) => form.trigger(t.name)))];
+  return [...new Set(tools.map((t) => triggerOf(form, t.name)))];
 }
 
 /**
@@ -206,8 +213,8 @@ function firstParameterTags(args: WrittenArguments, schema: JsonSchema): string[
   const required = new Set(schema.required ?? []);
   const tags: string[] = [];
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
-    if (!args.names(key)) continue;
-    tags.push(args.open(key, isStringSchema(sub)));
+    if (!admitsName(args.names, key)) continue;
+    tags.push(argumentOpen(args, key, isStringSchema(sub)));
     if (required.has(key)) break;
   }
   return tags;
@@ -231,7 +238,7 @@ export function dialectTriggers(
   const seen = new Set<string>();
   const triggers: GrammarTrigger[] = [];
   for (const tool of tools) {
-    const opening = form.trigger(tool.name);
+    const opening = triggerOf(form, tool.name);
     // The reader whose opening the trigger begins with (the longest: Cline's `<name>`, not another tool's).
     const reader = readers
       .filter((r) => opening.startsWith(r.open))

@@ -8,7 +8,13 @@ export * from '../../src/grammar/model.js';
 export { type MarkedSpan, readMarks, recognize } from '../../src/grammar/recognize.js';
 export * from '../../src/memory/index.js';
 export * from '../../src/messages/index.js';
-export { blockReaders, THINK_TAGS, WRITTEN_FORMS } from '../../src/protocol/dialects/index.js';
+export {
+  admitsName,
+  blockReaders,
+  THINK_TAGS,
+  triggerOf,
+  WRITTEN_FORMS,
+} from '../../src/protocol/dialects/index.js';
 export * from '../../src/protocol/index.js';
 export * from '../../src/server/chat-request.js';
 export * from '../../src/server/chat-response.js';

@@ -2,7 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import { fixedTrigger, type WrittenElements, type WrittenForm } from './written.js';
+import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
 /** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
 const NAME_ATTRIBUTE = String.raw`\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')`;
@@ -186,13 +186,17 @@ function invokeParameters(
 ): WrittenElements {
   return {
     kind: 'text',
-    names: (key) => key.length <= 256 && !key.includes('"'),
-    open: (key, isString) =>
-      `<${prefix}parameter name="${key}"${marked ? ` string="${isString}"` : ''}>`,
-    close: () => `</${prefix}parameter>`,
+    names: { maxLength: 256, nonEmpty: false, trimmed: false, forbidden: '"' },
+    open: [
+      `<${prefix}parameter name="`,
+      SLOT.key,
+      ...(marked ? ['" string="', SLOT.isString] : []),
+      '">',
+    ],
+    close: `</${prefix}parameter>`,
     after,
-    mode: () => 'verbatim',
-    forbid: () => tags,
+    mode: 'verbatim',
+    forbid: tags,
   };
 }
 
@@ -212,11 +216,11 @@ export function invokeWritten(open: string, close: string, prefix = ''): Written
   ];
   return {
     args: invokeParameters(prefix, prefix !== '', '\n', tags),
-    call: (name) => [`<${prefix}invoke name="${name}">\n`, `</${prefix}invoke>\n`],
+    call: { before: [`<${prefix}invoke name="`, SLOT.name, '">\n'], after: `</${prefix}invoke>\n` },
     open: `${open}\n`,
     close,
     separator: '',
-    trigger: fixedTrigger(open),
+    trigger: open,
   };
 }
 
@@ -244,14 +248,14 @@ export const STEP3_WRITTEN: WrittenForm = {
     `<${STEP3_PREFIX}parameter`,
     `</${STEP3_PREFIX}parameter>`,
   ]),
-  call: (name) => [
-    `${STEP3_CALL}function${STEP3_SEP}<${STEP3_PREFIX}invoke name="${name}">`,
-    STEP3_CALL_CLOSE,
-  ],
+  call: {
+    before: [`${STEP3_CALL}function${STEP3_SEP}<${STEP3_PREFIX}invoke name="`, SLOT.name, '">'],
+    after: STEP3_CALL_CLOSE,
+  },
   open: STEP3_OPEN,
   close: STEP3_CLOSE,
   separator: '',
-  trigger: fixedTrigger(STEP3_OPEN),
+  trigger: STEP3_OPEN,
 };
 
 /** Claude's thinking. */

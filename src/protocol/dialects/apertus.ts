@@ -2,7 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const APERTUS: BodyForm = {
   format: 'apertus',
@@ -30,11 +30,11 @@ export const apertus: BlockReader = {
 /** Apertus' list as its template writes it: each call an object keyed by the tool's name. */
 export const APERTUS_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`{${JSON.stringify(name)}: `, '}'],
+  call: { before: ['{', SLOT.nameJson, ': '], after: '}' },
   open: `${APERTUS.open}[`,
   close: `]${APERTUS.close}`,
   separator: ', ',
-  trigger: fixedTrigger(APERTUS.open),
+  trigger: APERTUS.open,
 };
 
 /** Apertus' inner thoughts. */

@@ -1,8 +1,8 @@
 import { type BlockReader, skipBlanks } from '../block.js';
-import { literalOpening, type MarkupForm, type ValueTexts, valueTextOf } from '../markup/form.js';
+import { literalOpening, type MarkupForm, type ValueTexts } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { anyOpeningTag } from './tagcall.js';
-import { isElementName, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 /**
  * Values are trimmed, as Cline does, but for the files' text (`content`, `diff`): kept as
@@ -95,17 +95,20 @@ export function clineSelfClosingReader(toolName: string): BlockReader {
 export const CLINE_WRITTEN: WrittenForm = {
   args: {
     kind: 'text',
-    names: isElementName,
-    open: (key) => `<${key}>`,
-    close: (key) => `</${key}>`,
+    names: 'element-name',
+    open: ['<', SLOT.key, '>'],
+    close: ['</', SLOT.key, '>'],
     after: '\n',
-    mode: (key) => valueTextOf(TEXT, key),
-    forbid: (key, tools) => [`</${key}>`, ...tools.map((name) => `</${name}>`)],
+    mode: TEXT,
+    forbid: [
+      ['</', SLOT.key, '>'],
+      ['</', SLOT.name, '>'],
+    ],
   },
-  call: (name) => [`<${name}>\n`, `</${name}>`],
+  call: { before: ['<', SLOT.name, '>\n'], after: ['</', SLOT.name, '>'] },
   open: '',
   close: '',
   separator: '\n',
-  trigger: (name) => `<${name}>`,
+  trigger: ['<', SLOT.name, '>'],
   triggerAtLineStart: true,
 };

@@ -3,7 +3,7 @@ import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { markdownFence } from './fence.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const CALLS = { open: '<｜tool▁calls▁begin｜>', close: '<｜tool▁calls▁end｜>' };
 const CALL = {
@@ -42,9 +42,9 @@ export const deepseek: BlockReader = {
 /** DeepSeek V3.1's calls as its template writes them (the JSON as the request gave it). */
 export const DEEPSEEK_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`${CALL.open}${name}${CALL.separator}`, CALL.close],
+  call: { before: [CALL.open, SLOT.name, CALL.separator], after: CALL.close },
   open: CALLS.open,
   close: CALLS.close,
   separator: '',
-  trigger: fixedTrigger(CALLS.open),
+  trigger: CALLS.open,
 };

@@ -2,7 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const FUNCTIONARY_TAG: BodyForm = {
   format: 'functionary',
@@ -66,9 +66,9 @@ export const functionaryFirstCall: BlockReader = {
 /** functionary v3.1's calls, the form both its templates' models read. */
 export const FUNCTIONARY_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '' },
-  call: (name) => [`${FUNCTIONARY_TAG.open}${name}>`, FUNCTIONARY_TAG.close],
+  call: { before: [FUNCTIONARY_TAG.open, SLOT.name, '>'], after: FUNCTIONARY_TAG.close },
   open: '',
   close: '',
   separator: '\n',
-  trigger: fixedTrigger(FUNCTIONARY_TAG.open),
+  trigger: FUNCTIONARY_TAG.open,
 };

@@ -2,7 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
+import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const FUNCTOOLS: BodyForm = {
   format: 'functools',
@@ -38,10 +38,10 @@ const LIST_OPEN = `${FUNCTOOLS.open}[`;
 /** FireFunction v2's list as its template writes it, after the reply's text and a blank. */
 export const FUNCTOOLS_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '' },
-  call: nameAndArguments,
+  call: NAME_AND_ARGUMENTS,
   open: LIST_OPEN,
   close: ']',
   separator: ', ',
-  trigger: fixedTrigger(LIST_OPEN),
+  trigger: LIST_OPEN,
   lead: { rendered: ' ' },
 };

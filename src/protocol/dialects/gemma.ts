@@ -2,7 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const GEMMA4: BodyForm = {
   format: 'gemma4',
@@ -32,11 +32,11 @@ const QUOTE = '<|"|>';
 /** Gemma 4's calls as its template writes them: one a block, strings between its quote token. */
 export const GEMMA4_WRITTEN: WrittenForm = {
   args: { kind: 'gemma', quote: QUOTE, tokens: [QUOTE, GEMMA4.close, GEMMA4.open] },
-  call: (name) => [`${GEMMA4.open}call:${name}`, GEMMA4.close],
+  call: { before: [`${GEMMA4.open}call:`, SLOT.name], after: GEMMA4.close },
   open: '',
   close: '',
   separator: '',
-  trigger: fixedTrigger(GEMMA4.open),
+  trigger: GEMMA4.open,
 };
 
 /** Gemma 4's thinking channel. */

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
+import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
 const MESSAGE_SEP = '<|message_sep|>';
@@ -55,13 +55,13 @@ export const gigachat31: BlockReader = {
 /** GigaChat 3's call as its template writes it: a `function call` turn after the reply's text, one a reply. */
 export const GIGACHAT_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => {
-    const [before, after] = nameAndArguments(name);
-    return [`${GIGACHAT_3_HEAD}${before}`, after];
+  call: {
+    before: [GIGACHAT_3_HEAD, ...NAME_AND_ARGUMENTS.before],
+    after: NAME_AND_ARGUMENTS.after,
   },
   open: '',
   close: '',
   separator: '',
   maxCalls: 1,
-  trigger: fixedTrigger(MESSAGE_SEP),
+  trigger: MESSAGE_SEP,
 };

@@ -1,7 +1,7 @@
 import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const CALL = '<tool_call>';
 const CALL_CLOSE = '</tool_call>';
@@ -73,16 +73,16 @@ export const glm: BlockReader = {
 export const GLM_WRITTEN: WrittenForm = {
   args: {
     kind: 'text',
-    names: (key) => key.length > 0 && key.length <= 256 && key === key.trim() && !key.includes('<'),
-    open: (key) => `${KEY}${key}${KEY_CLOSE}\n${VALUE}`,
-    close: () => VALUE_CLOSE,
+    names: { maxLength: 256, nonEmpty: true, trimmed: true, forbidden: '<' },
+    open: [KEY, SLOT.key, `${KEY_CLOSE}\n${VALUE}`],
+    close: VALUE_CLOSE,
     after: '\n',
-    mode: () => 'verbatim',
-    forbid: () => [CALL, CALL_CLOSE, KEY, KEY_CLOSE, VALUE, VALUE_CLOSE],
+    mode: 'verbatim',
+    forbid: [CALL, CALL_CLOSE, KEY, KEY_CLOSE, VALUE, VALUE_CLOSE],
   },
-  call: (name) => [`${CALL}${name}\n`, CALL_CLOSE],
+  call: { before: [CALL, SLOT.name, '\n'], after: CALL_CLOSE },
   open: '',
   close: '',
   separator: '\n',
-  trigger: fixedTrigger(CALL),
+  trigger: CALL,
 };

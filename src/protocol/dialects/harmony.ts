@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm, MessageForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 /**
  * A message's header ends with `<|message|>`; the message with its end, a call's, the reply's,
@@ -76,11 +76,11 @@ const CALL_HEAD = `${CHANNEL.open}commentary${RECIPIENT}`;
  */
 export const GPT_OSS_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`${CALL_HEAD}${name} <|constrain|>json<|message|>`, '<|call|>'],
+  call: { before: [CALL_HEAD, SLOT.name, ' <|constrain|>json<|message|>'], after: '<|call|>' },
   open: '',
   close: '',
   separator: '',
   maxCalls: 1,
-  trigger: fixedTrigger(CALL_HEAD),
+  trigger: CALL_HEAD,
   lead: { rendered: `${START.open}assistant` },
 };

@@ -9,7 +9,7 @@ import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { functionJsonHead } from './functionary.js';
-import { fixedTrigger, jsonCallList, nameAndArguments, type WrittenForm } from './written.js';
+import { jsonCallList, NAME_AND_ARGUMENTS, SLOT, type WrittenForm } from './written.js';
 
 /** A JSON body of calls between two markers: a call object, or a list of them. */
 const jsonCalls = (format: BodyForm['format'], open: string, close: string): BodyForm => ({
@@ -206,14 +206,14 @@ export const granite31: BlockReader = {
 /** Hermes' calls as Qwen's template writes them: one object a block, each block on its lines. */
 export const HERMES_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '' },
-  call: (name) => {
-    const [before, after] = nameAndArguments(name);
-    return [`${HERMES.open}\n${before}`, `${after}\n${HERMES.close}`];
+  call: {
+    before: [`${HERMES.open}\n`, ...NAME_AND_ARGUMENTS.before],
+    after: `${NAME_AND_ARGUMENTS.after}\n${HERMES.close}`,
   },
   open: '',
   close: '',
   separator: '\n',
-  trigger: fixedTrigger(HERMES.open),
+  trigger: HERMES.open,
 };
 
 export const NEMOTRON_WRITTEN = jsonCallList(NEMOTRON.open, NEMOTRON.close, '');
@@ -224,14 +224,14 @@ export const GRANITE_WRITTEN = jsonCallList(GRANITE.open, GRANITE.close, '<');
 /** Command R7B's list as its template writes it: each call on a line of its own, indented. */
 export const COMMAND_R7B_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [
-    `{"tool_call_id": "0", "tool_name": ${JSON.stringify(name)}, "parameters": `,
-    '}',
-  ],
+  call: {
+    before: ['{"tool_call_id": "0", "tool_name": ', SLOT.nameJson, ', "parameters": '],
+    after: '}',
+  },
   open: `${COMMAND_R7B.open}[\n    `,
   close: `\n]${COMMAND_R7B.close}`,
   separator: ',\n    ',
-  trigger: fixedTrigger(COMMAND_R7B.open),
+  trigger: COMMAND_R7B.open,
 };
 
 /** Command R7B's thinking. */

@@ -81,8 +81,26 @@ import type { WrittenForm } from './written.js';
 import { XLAM_WRITTEN, xlam } from './xlam.js';
 
 export { TAGCALL_TAGS } from './tagcall.js';
-export type { WrittenArguments, WrittenElements, WrittenForm } from './written.js';
-export { isElementName } from './written.js';
+export type {
+  NameRule,
+  Slot,
+  SlotName,
+  Template,
+  WrittenArguments,
+  WrittenCall,
+  WrittenElements,
+  WrittenForm,
+} from './written.js';
+export {
+  admitsName,
+  argumentOpen,
+  callOf,
+  fill,
+  forbiddenIn,
+  isElementName,
+  modeOf,
+  triggerOf,
+} from './written.js';
 
 /** A dialect's readers: the block readers of its openings (Cline's are made from the tool names). */
 type Readers = readonly BlockReader[] | ((toolNames: readonly string[]) => BlockReader[]);

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
+import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const INTERNLM: BodyForm = {
   format: 'internlm',
@@ -29,12 +29,12 @@ export const internlm: BlockReader = {
 /** InternLM's calls as its template writes them: one block a call, one after another. */
 export const INTERNLM_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => {
-    const [before, after] = nameAndArguments(name);
-    return [`${INTERNLM.open}\n${before}`, `${after}${INTERNLM.close}`];
+  call: {
+    before: [`${INTERNLM.open}\n`, ...NAME_AND_ARGUMENTS.before],
+    after: `${NAME_AND_ARGUMENTS.after}${INTERNLM.close}`,
   },
   open: '',
   close: '',
   separator: '',
-  trigger: fixedTrigger(INTERNLM.open),
+  trigger: INTERNLM.open,
 };

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
 const CALL = {
@@ -42,9 +42,12 @@ export const kimiK2: BlockReader = {
 /** Kimi-K2's calls as its template writes them, each named by its id (`functions.name:0`). */
 export const KIMI_K2_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`${CALL.open}${ID_PREFIX}${name}:0${CALL.separator}`, CALL.close],
+  call: {
+    before: [`${CALL.open}${ID_PREFIX}`, SLOT.name, `:0${CALL.separator}`],
+    after: CALL.close,
+  },
   open: SECTION.open,
   close: SECTION.close,
   separator: '',
-  trigger: fixedTrigger(SECTION.open),
+  trigger: SECTION.open,
 };

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const PYTHON_TAG: BodyForm = {
   format: 'llama3-json',
@@ -45,11 +45,11 @@ export const llama3BareJson: BlockReader = {
  */
 export const LLAMA3_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`{"name": ${JSON.stringify(name)}, "parameters": `, '}'],
+  call: { before: ['{"name": ', SLOT.nameJson, ', "parameters": '], after: '}' },
   open: '',
   close: '',
   separator: '',
   maxCalls: 1,
-  trigger: fixedTrigger(PYTHON_TAG.open),
+  trigger: PYTHON_TAG.open,
   lead: { generated: PYTHON_TAG.open },
 };

@@ -2,7 +2,7 @@ import { type BlockReader, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
+import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const LONGCAT: BodyForm = {
   format: 'longcat',
@@ -46,12 +46,12 @@ export const longcatAuto: BlockReader = {
 /** Hermes' object in LongCat's own tags; no public template was found to say more. */
 export const LONGCAT_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '' },
-  call: (name) => {
-    const [before, after] = nameAndArguments(name);
-    return [`${LONGCAT.open}${before}`, `${after}${LONGCAT.close}`];
+  call: {
+    before: [LONGCAT.open, ...NAME_AND_ARGUMENTS.before],
+    after: `${NAME_AND_ARGUMENTS.after}${LONGCAT.close}`,
   },
   open: '',
   close: '',
   separator: '\n',
-  trigger: fixedTrigger(LONGCAT.open),
+  trigger: LONGCAT.open,
 };

@@ -2,7 +2,7 @@ import { type BlockReader, byFirstCharacter, type ThinkingTags } from '../block.
 import { type BodyForm, headerForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 const OPEN = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
@@ -50,11 +50,11 @@ export const mistral: BlockReader = {
 /** Mistral Small 3.2's named calls, as its template writes them (less their `[CALL_ID]`). */
 export const MISTRAL_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: (name) => [`${OPEN}${name}${ARGS}`, ''],
+  call: { before: [OPEN, SLOT.name, ARGS], after: '' },
   open: '',
   close: '',
   separator: '',
-  trigger: fixedTrigger(OPEN),
+  trigger: OPEN,
 };
 
 /** Magistral's thinking. */

@@ -9,7 +9,7 @@ import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
 import { markdownFence } from './fence.js';
-import { fixedTrigger, pythonCall, type WrittenForm } from './written.js';
+import { PYTHON_CALL, SLOT, type WrittenForm } from './written.js';
 
 const LFM2: BodyForm = {
   format: 'lfm2',
@@ -117,41 +117,41 @@ export const llama4: BlockReader = {
 /** LFM2's Python list (its template writes a JSON one, which the reader takes too). */
 export const LFM2_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '<', comma: ', ' },
-  call: pythonCall,
+  call: PYTHON_CALL,
   open: `${LFM2.open}[`,
   close: `]${LFM2.close}`,
   separator: ', ',
-  trigger: fixedTrigger(LFM2.open),
+  trigger: LFM2.open,
 };
 
 /** MiniCPM3's calls as its template writes them: one a line in the fence, no blank after a comma. */
 export const MINICPM3_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '', comma: ',' },
-  call: pythonCall,
+  call: PYTHON_CALL,
   open: `${MINICPM3.open}\n${FENCE.label}\n`,
   close: `\n${FENCE.close}\n${MINICPM3.close}`,
   separator: '\n',
-  trigger: fixedTrigger(MINICPM3.open),
+  trigger: MINICPM3.open,
 };
 
 /** OLMo 3's calls as its template writes them: one a line between its tags' lines. */
 export const OLMO3_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '', comma: ', ' },
-  call: pythonCall,
+  call: PYTHON_CALL,
   open: `${OLMO3.open}\n`,
   close: `\n${OLMO3.close}`,
   separator: '\n',
-  trigger: fixedTrigger(OLMO3.open),
+  trigger: OLMO3.open,
 };
 
 /** Llama 4's list; a lazy grammar engages on `[` and a tool's name and `(`. */
 export const LLAMA4_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '', comma: ', ' },
-  call: pythonCall,
+  call: PYTHON_CALL,
   open: LLAMA4.open,
   close: ']',
   separator: ', ',
-  trigger: (name) => `${LLAMA4.open}${name}(`,
+  trigger: [LLAMA4.open, SLOT.name, '('],
 };
 
 /** MiniCPM3's thoughts. */

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { functionJsonHead } from './functionary.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { type NameRule, SLOT, type WrittenForm } from './written.js';
 
 /**
  * A name as Qwen3-Coder's template writes it (`<function=name>`), or in quotes, as some models
@@ -83,8 +83,7 @@ export const qwen3CoderBare: BlockReader = {
 };
 
 /** A name `<function=…>` and `<parameter=…>` can hold. */
-const isTagName = (key: string) =>
-  key.length > 0 && key.length <= 256 && key === key.trim() && !/[>\n\r]/.test(key);
+const TAG_NAME: NameRule = { maxLength: 256, nonEmpty: true, trimmed: true, forbidden: '>\n\r' };
 
 const TAGS = [OPEN, CLOSE, '<function=', '</function>', '<parameter=', '</parameter>'];
 
@@ -101,18 +100,18 @@ export function qwenWritten(
   return {
     args: {
       kind: 'text',
-      names: isTagName,
-      open: (key) => `<parameter=${key}>${newline}`,
-      close: () => `${newline}</parameter>`,
+      names: TAG_NAME,
+      open: ['<parameter=', SLOT.key, `>${newline}`],
+      close: `${newline}</parameter>`,
       after: '\n',
-      mode: () => mode,
-      forbid: () => [...TAGS, open, close],
+      mode,
+      forbid: [...TAGS, open, close],
     },
-    call: (name) => [`${open}\n<function=${name}>\n`, `</function>\n${close}`],
+    call: { before: [`${open}\n<function=`, SLOT.name, '>\n'], after: `</function>\n${close}` },
     open: '',
     close: '',
     separator: '\n',
-    trigger: fixedTrigger(open),
+    trigger: open,
   };
 }
 

@@ -3,7 +3,7 @@ import type { JsonValue, ToolArguments } from '../events.js';
 import { checkNesting, MAX_RENDERED_DEPTH } from '../json-depth.js';
 import { type RenderableCall, renderArguments } from '../render.js';
 import { WRITTEN_FORMS } from './index.js';
-import type { WrittenArguments } from './written.js';
+import { argumentOpen, callOf, fill, type WrittenArguments } from './written.js';
 
 /** A value as the quote-token syntax writes it: strings between `quote`, top-level keys bare. */
 function quotedValue(value: JsonValue, quote: string): string {
@@ -36,8 +36,8 @@ function renderArgumentsIn(form: WrittenArguments, args: ToolArguments): string 
     case 'text':
       return entries
         .map(
-          ([k, v]) =>
-            `${form.open(k, typeof v === 'string')}${text(v)}${form.close(k)}${form.after}`,
+          ([key, v]) =>
+            `${argumentOpen(form, key, typeof v === 'string')}${text(v)}${fill(form.close, { key })}${form.after}`,
         )
         .join('');
   }
@@ -53,7 +53,7 @@ function renderArgumentsIn(form: WrittenArguments, args: ToolArguments): string 
 export function renderCallIn(dialect: Dialect, call: RenderableCall): string {
   checkNesting(call.arguments, MAX_RENDERED_DEPTH, `the arguments of ${call.toolName}`);
   const form = WRITTEN_FORMS[dialect];
-  const [before, after] = form.call(call.toolName, call.serverName ?? 'local');
+  const [before, after] = callOf(form, call.toolName, call.serverName ?? 'local');
   const args = renderArgumentsIn(form.args, call.arguments);
   return `${form.lead?.rendered ?? ''}${form.open}${before}${args}${after}${form.close}`;
 }

@@ -2,7 +2,7 @@ import type { BlockReader } from '../block.js';
 import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
 import { MarkupReader } from '../markup/reader.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
-import { fixedTrigger, type WrittenForm } from './written.js';
+import { SLOT, type WrittenForm } from './written.js';
 
 /** Any `<name>`: inside `<arguments>` every element is an argument. */
 export const anyOpeningTag: OpeningReader = (s, at, final) => {
@@ -68,18 +68,19 @@ export const tagcall: BlockReader = {
  */
 export const TAGCALL_WRITTEN: WrittenForm = {
   args: { kind: 'xml' },
-  call: (name, server) => [
-    [
-      OPEN,
-      `<${FIELDS.server}>${server}</${FIELDS.server}>`,
-      `<${FIELDS.tool}>${name}</${FIELDS.tool}>`,
-      `<${CONTAINER}>`,
-    ].join('\n'),
-    `</${CONTAINER}>\n${CLOSE}`,
-  ],
+  call: {
+    before: [
+      `${OPEN}\n<${FIELDS.server}>`,
+      SLOT.server,
+      `</${FIELDS.server}>\n<${FIELDS.tool}>`,
+      SLOT.name,
+      `</${FIELDS.tool}>\n<${CONTAINER}>`,
+    ],
+    after: `</${CONTAINER}>\n${CLOSE}`,
+  },
   open: '',
   close: '',
   separator: '\n',
-  trigger: fixedTrigger(OPEN),
+  trigger: OPEN,
   triggerAtLineStart: true,
 };

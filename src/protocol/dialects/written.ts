@@ -1,4 +1,75 @@
-import type { ValueText } from '../markup/value-text.js';
+import { type ValueTexts, valueTextOf } from '../markup/form.js';
+
+/**
+ * What a template's slot is filled with: the tool's `name`, the `<tool>` protocol's `server`,
+ * an argument's `key`, or `isString` (`true` when the value is text, `false` otherwise).
+ */
+export type SlotName = 'name' | 'server' | 'key' | 'isString';
+
+/** A slot of a template, its value written as it is (`as-is`) or as a JSON string (`json`). */
+export interface Slot<S extends SlotName = SlotName> {
+  slot: S;
+  written: 'as-is' | 'json';
+}
+
+/** Text with slots: a string alone, or strings and slots in order. */
+export type Template<S extends SlotName> = string | readonly (string | Slot<S>)[];
+
+/** The slots, as declarations write them: `[CALL, SLOT.name, '\n']`. */
+export const SLOT = {
+  name: { slot: 'name', written: 'as-is' },
+  nameJson: { slot: 'name', written: 'json' },
+  server: { slot: 'server', written: 'as-is' },
+  key: { slot: 'key', written: 'as-is' },
+  isString: { slot: 'isString', written: 'as-is' },
+} as const satisfies Record<string, Slot>;
+
+/** `template` with each slot filled from `values`. */
+export function fill<S extends SlotName>(
+  template: Template<S>,
+  values: Readonly<Record<S, string>>,
+): string {
+  if (typeof template === 'string') return template;
+  let text = '';
+  for (const part of template) {
+    if (typeof part === 'string') text += part;
+    else {
+      const value = values[part.slot];
+      text += part.written === 'json' ? JSON.stringify(value) : value;
+    }
+  }
+  return text;
+}
+
+const hasSlot = (template: Template<SlotName>, slot: SlotName) =>
+  typeof template !== 'string' &&
+  template.some((part) => typeof part !== 'string' && part.slot === slot);
+
+/**
+ * Which keys a form can write as an argument's name (a grammar leaves out those it cannot):
+ * what the parser reads as a tag name (`element-name`), or text of at most `maxLength`
+ * characters holding none of the characters of `forbidden`, with `nonEmpty`, not empty, and
+ * with `trimmed`, no blank at either end.
+ */
+export type NameRule =
+  | 'element-name'
+  | { maxLength: number; nonEmpty: boolean; trimmed: boolean; forbidden: string };
+
+/** Whether the parser reads `name` as a tag name (its `MAX_NAME_LENGTH` included). */
+export const isElementName = (name: string): boolean =>
+  /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]{0,255}$/u.test(name) &&
+  name.length <= 256;
+
+/** Whether `rule` admits `key` as an argument's name. */
+export function admitsName(rule: NameRule, key: string): boolean {
+  if (rule === 'element-name') return isElementName(key);
+  return (
+    key.length <= rule.maxLength &&
+    (!rule.nonEmpty || key.length > 0) &&
+    (!rule.trimmed || key === key.trim()) &&
+    ![...rule.forbidden].some((c) => key.includes(c))
+  );
+}
 
 /**
  * How a family writes one call's arguments. The renderer writes a call's values from it and
@@ -30,40 +101,68 @@ export type WrittenArguments =
 /** One element per argument, its text the value (a string as it is, anything else as JSON). */
 export interface WrittenElements {
   kind: 'text';
-  /** Whether the form can write `key` as an argument's name (a grammar leaves out those it cannot). */
-  names(key: string): boolean;
+  /** The keys the form can write as an argument's name. */
+  names: NameRule;
   /**
-   * The opening of argument `key`. `isString`: whether the value is text (the renderer asks
-   * the value, the grammar the schema), for the forms that say so in the tag (DSML's
-   * `string="true"`).
+   * The opening of an argument (slot `key`). `isString`: whether the value is text (the
+   * renderer asks the value, the grammar the schema), for the forms that say so in the tag
+   * (DSML's `string="true"`).
    */
-  open(key: string, isString: boolean): string;
-  close(key: string): string;
+  open: Template<'key' | 'isString'>;
+  close: Template<'key'>;
   /** What follows each argument's close. */
   after: string;
-  /** How the reader takes the value's text. */
-  mode(key: string): ValueText;
-  /** Text the value of `key` may not hold: the form's tags (`tools`: the tools' names). */
-  forbid(key: string, tools: readonly string[]): readonly string[];
+  /** How the reader takes a value's text: one mode, or modes by key (as `MarkupForm.text`). */
+  mode: ValueTexts;
+  /**
+   * Text a value may not hold: the form's tags, `key` filled with the value's key; a template
+   * with the slot `name` stands for each tool's (Cline's `</read_file>`).
+   */
+  forbid: readonly Template<'key' | 'name'>[];
+}
+
+/** The opening of argument `key`, its value text (`isString`) or not. */
+export const argumentOpen = (args: WrittenElements, key: string, isString: boolean): string =>
+  fill(args.open, { key, isString: String(isString) });
+
+/** How the reader takes the value of `key`. */
+export const modeOf = (args: WrittenElements, key: string) => valueTextOf(args.mode, key);
+
+/** The texts the value of `key` may not hold, for calls of `tools`. */
+export function forbiddenIn(
+  args: WrittenElements,
+  key: string,
+  tools: readonly string[],
+): readonly string[] {
+  return args.forbid.flatMap((template) =>
+    hasSlot(template, 'name')
+      ? tools.map((name) => fill(template, { key, name }))
+      : [fill(template, { key, name: '' })],
+  );
+}
+
+/** What one call writes before and after its arguments (`server`: the `<tool>` protocol's). */
+export interface WrittenCall {
+  before: Template<'name' | 'server'>;
+  after: Template<'name' | 'server'>;
 }
 
 /**
  * A family's calls as its chat template writes them, read by the renderer (`renderCallIn`)
  * and the grammar builder (src/grammar). A reply's calls are `open`, then each call
- * `call(name)[0]` + its arguments + `call(name)[1]`, `separator` between two, then `close`.
+ * `call.before` + its arguments + `call.after`, `separator` between two, then `close`.
  * `maxCalls` is what the form holds in one reply (gpt-oss's `<|call|>` ends it). `trigger` is
- * the text a lazy grammar engages on: the family's own opening (a tool's, for forms without
- * one).
+ * the text a lazy grammar engages on: the family's own opening (a tool's, slot `name`, for
+ * forms without one).
  */
 export interface WrittenForm {
   args: WrittenArguments;
-  /** What one call writes before and after its arguments (`serverName`: the `<tool>` protocol's). */
-  call(name: string, serverName: string): readonly [string, string];
+  call: WrittenCall;
   open: string;
   close: string;
   separator: string;
   maxCalls?: number;
-  trigger(toolName: string): string;
+  trigger: Template<'name'>;
   /** The trigger must stand at a line start (a tag that is no special token). */
   triggerAtLineStart?: boolean;
   /**
@@ -76,31 +175,36 @@ export interface WrittenForm {
   lead?: { rendered?: string; generated?: string };
 }
 
-/** A form whose trigger is always its opening. */
-export const fixedTrigger = (trigger: string) => () => trigger;
+/** What `form` writes around one call of `name` (of `server`). */
+export const callOf = (
+  form: WrittenForm,
+  name: string,
+  server: string,
+): readonly [string, string] => [
+  fill(form.call.before, { name, server }),
+  fill(form.call.after, { name, server }),
+];
 
-/** Whether the parser reads `name` as a tag name (its `MAX_NAME_LENGTH` included). */
-export const isElementName = (name: string): boolean =>
-  /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]{0,255}$/u.test(name) &&
-  name.length <= 256;
+/** The text a lazy grammar for calls of `name` engages on. */
+export const triggerOf = (form: WrittenForm, name: string): string => fill(form.trigger, { name });
 
 /** `{"name": "f", "arguments": …}`: the JSON call object most families write. */
-export const nameAndArguments = (name: string): readonly [string, string] => [
-  `{"name": ${JSON.stringify(name)}, "arguments": `,
-  '}',
-];
+export const NAME_AND_ARGUMENTS = {
+  before: ['{"name": ', SLOT.nameJson, ', "arguments": '],
+  after: '}',
+} as const satisfies WrittenCall;
+
+/** Python calls `name(key=value, …)`: the name before the arguments, nothing after. */
+export const PYTHON_CALL: WrittenCall = { before: [SLOT.name], after: '' };
 
 /** A JSON list of `{"name": …, "arguments": …}` calls between two markers. */
 export function jsonCallList(open: string, close: string, forbid: string): WrittenForm {
   return {
     args: { kind: 'json', forbid },
-    call: nameAndArguments,
+    call: NAME_AND_ARGUMENTS,
     open: `${open}[`,
     close: `]${close}`,
     separator: ', ',
-    trigger: fixedTrigger(open),
+    trigger: open,
   };
 }
-
-/** Python calls `name(key=value, …)`: the name before the arguments, nothing after. */
-export const pythonCall = (name: string): readonly [string, string] => [name, ''];

@@ -2,7 +2,7 @@ import { type BlockReader, confirmedBy } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BodyReader } from '../body/reader.js';
-import { fixedTrigger, nameAndArguments, type WrittenForm } from './written.js';
+import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const XLAM: BodyForm = {
   format: 'xlam',
@@ -37,9 +37,9 @@ export const xlam: BlockReader = {
 /** xLAM's list as its template writes it; a lazy grammar engages on `[` and the first `"name"`. */
 export const XLAM_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '' },
-  call: nameAndArguments,
+  call: NAME_AND_ARGUMENTS,
   open: XLAM.open,
   close: ']',
   separator: ', ',
-  trigger: fixedTrigger(`${XLAM.open}{"name": `),
+  trigger: `${XLAM.open}{"name": `,
 };
