@@ -68,6 +68,26 @@ describe('written forms', () => {
     expect(found).toEqual([]);
   });
 
+  it('each element form admits as an argument name what its tags can hold', () => {
+    const long = 'k'.repeat(256);
+    const keys = ['k', '', ' k', 'a"b', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long, `${long}k`];
+    const admitted = (dialect: Dialect) => {
+      const { args } = WRITTEN_FORMS[dialect];
+      return args.kind === 'text' ? keys.filter((key) => admitsName(args.names, key)) : [];
+    };
+    // `name="…"` holds anything but its quote, even nothing.
+    const invoke = ['k', '', ' k', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long];
+    for (const dialect of ['anthropic-xml', 'minimax-m2', 'deepseek-dsml', 'gigachat35', 'step3'])
+      expect(admitted(dialect as Dialect), dialect).toEqual(invoke);
+    // Between tags, trimmed by the reader: not empty, no blank at an end, no `<`.
+    expect(admitted('glm')).toEqual(['k', 'a"b', 'a>b', 'a\nb', '1k', 'a.b', long]);
+    // `<parameter=…>` ends at `>` or a line's end.
+    for (const dialect of ['qwen3-coder', 'seed-oss'] as const)
+      expect(admitted(dialect), dialect).toEqual(['k', 'a"b', 'a<b', '1k', 'a.b', long]);
+    // A tag name, as the parser reads one.
+    expect(admitted('cline')).toEqual(['k', 'a.b', long]);
+  });
+
   it('a written row is data: no member of WrittenForm, at any depth, is a function', () => {
     // Templates with slots, name rules, value modes and forbidden texts, read by the renderer
     // and the grammar builder: a row holds no code of its own.
