@@ -108,6 +108,12 @@ export interface BlockStream {
    * before its next `run`. A stream that is owed text answers no `Streamed.Kept` until then.
    */
   takeOwed?(text: string): void;
+  /**
+   * While `run` waits on a partial token at the end of its text (src/protocol/partial-token.ts):
+   * whether `chunk` continues it without deciding it. True takes the chunk, and `run` is not
+   * called again until a chunk that may decide it.
+   */
+  continues?(chunk: string): boolean;
   readonly status: BlockStatus;
   /**
    * Makes the stream new for the next block of its reader: a stream that has it is kept for
@@ -291,6 +297,10 @@ class FirstCharacterStream implements BlockStream {
 
   takeOwed(text: string): void {
     this.#inner?.takeOwed?.(text);
+  }
+
+  continues(chunk: string): boolean {
+    return this.#inner?.continues?.(chunk) === true;
   }
 
   get status(): BlockStatus {

@@ -238,6 +238,19 @@ export class CallAssembler implements BlockSink {
     return true;
   }
 
+  /**
+   * Whether `chunk` (ending at absolute `end`) only continues the partial token the open
+   * block's stream waits on, within the cap: then it is held with the rest, without a run.
+   */
+  continues(chunk: string, end: number): boolean {
+    const stream = this.#stream;
+    return (
+      stream !== null &&
+      end - this.#blockStart < this.#options.maxCallBytes &&
+      stream.continues?.(chunk) === true
+    );
+  }
+
   reset(): void {
     this.#clear();
   }

@@ -116,7 +116,16 @@ export class Scanner implements Parser {
     // A bracket waiting for its `]` keeps the state at Top.Bracket, which the fast path leaves.
     if (this.#state !== Top.Bracket && this.#started) {
       const held = this.#buf.length - this.#pos;
-      if (held === 0 ? this.#fastPath(chunk) : this.#fastPathAfterHeld(held, chunk)) return;
+      if (held === 0) {
+        if (this.#fastPath(chunk)) return;
+      } else if (
+        this.#state === Top.Block &&
+        this.#calls.continues(chunk, this.#offset + this.#buf.length + chunk.length)
+      ) {
+        // The block waits on a token the chunk only continues: nothing to read until more.
+        this.#append(chunk);
+        return;
+      } else if (this.#fastPathAfterHeld(held, chunk)) return;
     }
     if (this.#take(chunk)) this.#run(false);
   }

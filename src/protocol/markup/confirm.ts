@@ -1,5 +1,6 @@
 import { skipBlanks } from '../block.js';
 import { isLineEnd, isSpaceOrTab } from '../chars.js';
+import type { PartialToken } from '../partial-token.js';
 import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ArgumentsTree } from './arguments-tree.js';
 import type { MarkupForm } from './form.js';
@@ -70,11 +71,16 @@ export function confirmsElementClose(
   form: MarkupForm,
   tree: ArgumentsTree,
   depth: number,
+  pending: PartialToken,
 ): boolean | null {
   const j = tagAfter(s, at, final, form);
   if (typeof j !== 'number') return j;
   const next = readTag(s, j, final, scratch);
-  if (next.kind === TagKind.NeedMore) return null;
+  if (next.kind === TagKind.NeedMore) {
+    // Only the next tag's name decides: what it opens or closes.
+    pending.tagName(s, j);
+    return null;
+  }
   if (next.kind === TagKind.Open || next.kind === TagKind.Empty) return true;
   if (next.kind !== TagKind.Close) return false;
   if (isTagFor(form.call.close, next.name, true))

@@ -15,6 +15,7 @@ import type {
   ParseWarningCode,
   ToolArguments,
 } from '../events.js';
+import { PartialToken } from '../partial-token.js';
 import { ArgumentsTree, FrameKind } from './arguments-tree.js';
 import { stepBetween, stepTrailer } from './between-calls.js';
 import type { MarkupForm, OpeningTag } from './form.js';
@@ -75,6 +76,8 @@ export class MarkupCore implements BlockStream {
   /** The open call was written escaped (`OpeningTag.escaped`): its values are unescaped. */
   escaped = false;
   failed: BlockFailure | null = null;
+  /** The token the last run waits on, where only more of it decides (the shape sets it). */
+  readonly pending = new PartialToken();
   readonly #decoded = { text: '' };
   /** Decoded value text not yet told, merged per path until another event goes out. */
   #deltaPath: ArgumentPath | null = null;
@@ -118,6 +121,7 @@ export class MarkupCore implements BlockStream {
   }
 
   run(s: string, from: number, offset: number, final: boolean): number {
+    this.pending.clear();
     this.s = s;
     this.offset = offset;
     this.final = final;
@@ -221,6 +225,10 @@ export class MarkupCore implements BlockStream {
     this.sink.delta((this.call as OpenCall).id, this.tree.topPath(), chunk);
     this.#owing = true;
     return Streamed.Owed;
+  }
+
+  continues(chunk: string): boolean {
+    return this.pending.continuedBy(chunk);
   }
 
   takeOwed(text: string): void {

@@ -70,7 +70,7 @@ export class LiteralTags implements MarkupShape {
       return lt + opening.length;
     }
     const close = startsWithAt(s, lt, call.close);
-    if (close === null && !final) return wait(lt);
+    if (close === null && !final) return this.#waitLiteral(call.close, lt);
     if (close === true) {
       const end = lt + call.close.length;
       const confirmed = confirmsCallClose(s, end, final, core.form, false);
@@ -82,7 +82,7 @@ export class LiteralTags implements MarkupShape {
     }
     if (wrapper !== null) {
       const blockClose = startsWithAt(s, lt, wrapper.close);
-      if (blockClose === null && !final) return wait(lt);
+      if (blockClose === null && !final) return this.#waitLiteral(wrapper.close, lt);
       if (blockClose === true) {
         this.#warnUnclosedCall(wrapper.close, lt);
         core.closeCall(core.offset + lt);
@@ -103,6 +103,16 @@ export class LiteralTags implements MarkupShape {
     }
     core.lineStart = false;
     return lt + 1;
+  }
+
+  /**
+   * The text from `lt` on is a proper prefix of `literal`, the first thing asked there: only
+   * more of it decides (what was asked before it cannot match, however the text goes on).
+   */
+  #waitLiteral(literal: string, lt: number): number {
+    const core = this.#core;
+    core.pending.literal(literal, core.s.length - lt);
+    return wait(lt);
   }
 
   #warnUnclosedCall(ending: string, lt: number): void {
@@ -144,7 +154,11 @@ export class LiteralTags implements MarkupShape {
     if (!this.mayEndValue(s, lt)) return TEXT;
     const close = this.#close;
     const closes = startsWithAt(s, lt, close);
-    if (closes === null && !final) return core.valueWait(from, lt);
+    if (closes === null && !final) {
+      const waiting = core.valueWait(from, lt);
+      this.#waitLiteral(close, lt);
+      return waiting;
+    }
     if (closes === true) {
       const end = lt + close.length;
       const confirmed = confirmsParameterClose(s, end, final, form);

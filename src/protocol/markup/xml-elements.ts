@@ -95,7 +95,7 @@ export class XmlElements implements MarkupShape {
   #tagInCall(lt: number): number {
     const core = this.#core;
     const tag = readTag(core.s, lt, core.final, this.#tag);
-    if (tag.kind === TagKind.NeedMore) return wait(lt);
+    if (tag.kind === TagKind.NeedMore) return this.#waitTag(lt);
     const form = core.form;
     const at = core.offset + lt;
     this.#sawChild = true;
@@ -174,7 +174,7 @@ export class XmlElements implements MarkupShape {
       i = end;
       if (i >= n) return core.final ? core.endOfInput(n) : wait(n);
       const tag = readTag(s, i, core.final, this.#tag);
-      if (tag.kind === TagKind.NeedMore) return wait(i);
+      if (tag.kind === TagKind.NeedMore) return this.#waitTag(i);
       if (tag.kind === TagKind.Close && tag.name === this.#field) {
         this.#finishField();
         core.state = State.InCall;
@@ -263,7 +263,7 @@ export class XmlElements implements MarkupShape {
       return next === -1 ? n : next;
     }
     const cdata = startsWithAt(s, i, CDATA_OPEN);
-    if (cdata === null && !core.final) return wait(i);
+    if (cdata === null && !core.final) return this.#waitCdata(i);
     if (cdata === true) {
       if (top.kind === FrameKind.Undecided) tree.text('');
       else core.stray(i);
@@ -273,7 +273,7 @@ export class XmlElements implements MarkupShape {
     const tag = readTag(s, i, core.final, this.#tag);
     switch (tag.kind) {
       case TagKind.NeedMore:
-        return wait(i);
+        return this.#waitTag(i);
       case TagKind.Open:
       case TagKind.Empty:
         if (!this.#openElement(tag.name, tag.kind === TagKind.Empty, core.offset + i)) return i;
@@ -338,6 +338,19 @@ export class XmlElements implements MarkupShape {
     return end;
   }
 
+  /** The tag at `lt` needs more input: where only more of its name decides it, that is the wait. */
+  #waitTag(lt: number): number {
+    this.#core.pending.tagName(this.#core.s, lt);
+    return wait(lt);
+  }
+
+  /** The text from `at` on is a proper prefix of `<![CDATA[`. */
+  #waitCdata(at: number): number {
+    const core = this.#core;
+    core.pending.literal(CDATA_OPEN, core.s.length - at);
+    return wait(at);
+  }
+
   // --- A value's text: CDATA, and the closing tags that may end it. ---
 
   valueEnd(lt: number, from: number): number {
@@ -345,14 +358,22 @@ export class XmlElements implements MarkupShape {
     const s = core.s;
     const final = core.final;
     const cdata = startsWithAt(s, lt, CDATA_OPEN);
-    if (cdata === null && !final) return core.valueWait(from, lt);
+    if (cdata === null && !final) {
+      const waiting = core.valueWait(from, lt);
+      this.#waitCdata(lt);
+      return waiting;
+    }
     if (cdata === true) {
       core.writeValue(s.slice(from, lt));
       core.state = State.Cdata;
       return lt + CDATA_OPEN.length;
     }
     const tag = readTag(s, lt, final, this.#tag);
-    if (tag.kind === TagKind.NeedMore) return core.valueWait(from, lt);
+    if (tag.kind === TagKind.NeedMore) {
+      const waiting = core.valueWait(from, lt);
+      this.#waitTag(lt);
+      return waiting;
+    }
     if (tag.kind !== TagKind.Close) return TEXT;
     const form = core.form;
     const tree = core.tree;
@@ -370,7 +391,7 @@ export class XmlElements implements MarkupShape {
       core.closeCall(core.offset + end);
       return end;
     }
-    const confirmed = confirmsElementClose(s, end, final, form, tree, depth);
+    const confirmed = confirmsElementClose(s, end, final, form, tree, depth, core.pending);
     if (confirmed === null) return core.valueWait(from, lt);
     if (!confirmed) return TEXT;
     core.writeValue(s.slice(from, lt));
