@@ -84,3 +84,20 @@ function isPlainLineStart(c: number): boolean {
     c === Char.Tilde
   );
 }
+
+/**
+ * The next newline at or after a position, remembered per version of the buffer: a line with
+ * no newline that holds many blocks would otherwise be searched to its end once per block (O(n²)).
+ */
+export class NextNewline {
+  #at = -1;
+  #version = -1;
+
+  find(buf: string, pos: number, version: number): number {
+    if (this.#version !== version || (this.#at !== -1 && this.#at < pos)) {
+      this.#version = version;
+      this.#at = buf.indexOf('\n', pos);
+    }
+    return this.#at;
+  }
+}

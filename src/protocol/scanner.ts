@@ -18,7 +18,7 @@ import {
   type PrefilledThinking,
 } from './parser-options.js';
 import { PrefilledStart } from './prefilled-thinking.js';
-import { lastProseNewline, proseLineStarts } from './prose-lines.js';
+import { lastProseNewline, NextNewline, proseLineStarts } from './prose-lines.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
 import {
   BracketWait,
@@ -82,12 +82,7 @@ export class Scanner implements Parser {
   #started = false;
   /** Bumped whenever `#buf` changes: the openings' searches are remembered per version. */
   #bufVersion = 0;
-  /**
-   * The next newline at or after `#pos`, remembered per buffer version: a line with no newline
-   * that holds many blocks would otherwise be searched to its end once per block (O(n²)).
-   */
-  #newlineAt = -1;
-  #newlineVersion = -1;
+  readonly #newline = new NextNewline();
 
   constructor(options: ParserOptions, table: OpeningTable) {
     this.#onEvent = options.onEvent;
@@ -423,17 +418,6 @@ export class Scanner implements Parser {
       : this.#openings.find(this.#buf, this.#pos, end, final, this.#bufVersion, this.#before);
   }
 
-  #nextNewline(): number {
-    if (
-      this.#newlineVersion !== this.#bufVersion ||
-      (this.#newlineAt !== -1 && this.#newlineAt < this.#pos)
-    ) {
-      this.#newlineVersion = this.#bufVersion;
-      this.#newlineAt = this.#buf.indexOf('\n', this.#pos);
-    }
-    return this.#newlineAt;
-  }
-
   /**
    * The rest of a line is text, unless a special-token block opens in it; in 'auto' mode a
    * `</think>` in it may end pre-filled thinking.
@@ -443,7 +427,7 @@ export class Scanner implements Parser {
     const n = buf.length;
     const anywhere = this.#table.anywhere;
     const prefilled = this.#prefilledStart;
-    const newline = this.#nextNewline();
+    const newline = this.#newline.find(this.#buf, this.#pos, this.#bufVersion);
     if (newline !== -1 && (anywhere.length === 0 || this.#fence.open) && !prefilled.undecided)
       return this.#skipProse(newline, final);
     let end = newline === -1 ? n : newline + 1;
