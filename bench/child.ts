@@ -13,6 +13,7 @@ import { runCorpusReplies } from './corpus-replies.js';
 import { runDask } from './dask.js';
 import { runDialectCost } from './dialect-cost.js';
 import { runFirstDelta } from './first-delta.js';
+import { runHeadToHead } from './head-to-head.js';
 import { runMining } from './mining.js';
 import { runProxyLoad } from './proxy-load.js';
 import { type ReplyFormat, runReplies } from './reply-peers.js';
@@ -39,6 +40,7 @@ const sections: Record<string, () => unknown> = {
   stores: runStores,
   'concurrent-stores': runConcurrentStores,
   'auto-flood': runAutoFlood,
+  'head-to-head': () => runHeadToHead(Number(arg)),
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);
