@@ -15,6 +15,7 @@ import { runDialectCost } from './dialect-cost.js';
 import { runFirstDelta } from './first-delta.js';
 import { runHeadToHead } from './head-to-head.js';
 import { runMining } from './mining.js';
+import { runOpenParsers } from './open-parsers.js';
 import { runProxyLoad } from './proxy-load.js';
 import { type ReplyFormat, runReplies } from './reply-peers.js';
 import { runSetupCost } from './setup-cost.js';
@@ -41,6 +42,7 @@ const sections: Record<string, () => unknown> = {
   'concurrent-stores': runConcurrentStores,
   'auto-flood': runAutoFlood,
   'head-to-head': () => runHeadToHead(Number(arg)),
+  'open-parsers': runOpenParsers,
 };
 const result = await (sections[section] ?? runMemory)();
 process.stdout.write(`${JSON.stringify(result)}\n`);

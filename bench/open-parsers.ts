@@ -1,0 +1,55 @@
+/**
+ * Memory per open parser: many parsers alive at once, each in the middle of a call (its block
+ * open, a value being streamed), as a server holding many streams has them. Heap bytes per
+ * parser after a full collection, for the dialects of the set-up table.
+ */
+import { createParser, type Dialect, type Parser } from 'tagcall/protocol';
+
+/** Each call cut in the middle of its value: the block is open when the parser is held. */
+const HALF_CALLS: [Dialect | 'auto', string][] = [
+  [
+    'tagcall',
+    '<tool><server_name>fs</server_name><tool_name>read_file</tool_name><arguments><path>src/ind',
+  ],
+  ['hermes', '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/ind'],
+  ['qwen3-coder', '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/ind'],
+  [
+    'gpt-oss',
+    '<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"src/ind',
+  ],
+  ['auto', '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/ind'],
+];
+
+const PARSERS = 5000;
+
+export interface OpenParserRow {
+  dialect: Dialect | 'auto';
+  /** Heap bytes per open parser (the mean over PARSERS of them). */
+  bytes: number;
+}
+
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+export function runOpenParsers(): OpenParserRow[] {
+  return HALF_CALLS.map(([dialect, text]) => {
+    const onEvent = () => {};
+    // One round first, so what a dialect builds once (its tables) is not counted.
+    createParser({ dialect, onEvent }).feed(text);
+    const base = heapAfterGc();
+    const held: Parser[] = [];
+    for (let i = 0; i < PARSERS; i++) {
+      const parser = createParser({ dialect, onEvent });
+      parser.feed(text);
+      held.push(parser);
+    }
+    const bytes = (heapAfterGc() - base) / PARSERS;
+    if (held.length !== PARSERS) throw new Error('unreachable');
+    return { dialect, bytes };
+  });
+}
