@@ -23,11 +23,16 @@ export interface Pieces {
 }
 
 const BLOCK_LENGTH = 4096;
+/**
+ * No blocks yet: shared and never written, the first block makes a list of the pieces' own.
+ * Most pieces never fill a block, and a parser keeps about six of them.
+ */
+const NO_BLOCKS: string[] = [];
 /** A tail whose pieces average fewer characters than this is flattened. */
 const SHORT_PIECE = 32;
 
 export function createPieces(): Pieces {
-  return { blocks: [], tail: '', count: 0 };
+  return { blocks: NO_BLOCKS, tail: '', count: 0 };
 }
 
 export function isEmptyPieces(pieces: Pieces): boolean {
@@ -35,7 +40,7 @@ export function isEmptyPieces(pieces: Pieces): boolean {
 }
 
 export function clearPieces(pieces: Pieces): void {
-  if (pieces.blocks.length > 0) pieces.blocks = [];
+  if (pieces.blocks.length > 0) pieces.blocks = NO_BLOCKS;
   pieces.tail = '';
   pieces.count = 0;
 }
@@ -47,7 +52,8 @@ export function pushPiece(pieces: Pieces, text: string): void {
     // Reading a character flattens V8's rope of concatenations into one flat string, so the
     // small pieces become garbage while they are still young.
     if (pieces.tail.length < pieces.count * SHORT_PIECE) pieces.tail.charCodeAt(0);
-    pieces.blocks.push(pieces.tail);
+    if (pieces.blocks === NO_BLOCKS) pieces.blocks = [pieces.tail];
+    else pieces.blocks.push(pieces.tail);
     pieces.tail = '';
     pieces.count = 0;
   }

@@ -1,5 +1,5 @@
 import type { ThinkingTags } from './block.js';
-import { type BracketMatcher, createBracketMatcher, UNDECIDED } from './bracket-matcher.js';
+import { BracketMatcher, UNDECIDED } from './bracket-matcher.js';
 import { isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import type { ParserEvent } from './events.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
@@ -179,7 +179,7 @@ export class BracketWait {
   readonly #matcher: BracketMatcher;
 
   constructor(maxSpan: number) {
-    this.#matcher = createBracketMatcher(maxSpan);
+    this.#matcher = new BracketMatcher(maxSpan);
   }
 
   /**
