@@ -7,6 +7,7 @@ import {
   type BlockStream,
   Streamed,
 } from './block.js';
+import { END_OF_INPUT } from './end-of-input.js';
 import type { ArgumentPath, CallFormat, ParserEvent, ToolArguments } from './events.js';
 import {
   clearPieces,
@@ -16,6 +17,8 @@ import {
   type Pieces,
   pushPiece,
 } from './pieces.js';
+
+const BLOCK_OPEN = END_OF_INPUT['block-open'];
 
 export interface CallAssemblerOptions {
   limits: BlockLimits;
@@ -194,15 +197,10 @@ export class CallAssembler implements BlockSink {
       }
       case BlockStatus.Open:
         if (final && !capped) {
-          // Every block is decided at the end of the input: one left open is no call.
+          // Every block is decided at the end of the input: one left open is no call (row
+          // 'block-open'; the engines decide their own ends by their rows first).
           pushPiece(this.#raw, s.slice(pos));
-          this.#fail(
-            stream.stop(
-              'incomplete-tool-call',
-              'the block was not closed before the input ended',
-              this.#blockStart,
-            ),
-          );
+          this.#fail(stream.stop(BLOCK_OPEN.code, BLOCK_OPEN.message(), this.#blockStart));
           return s.length;
         }
         if (!capped) {

@@ -26,6 +26,7 @@ export class Fence {
     const limit = i + this.lookahead;
     while (k < n && k < limit && s.charCodeAt(k) === c) k++;
     if (k >= limit) return false;
+    // Row 'fence-line' of the end-of-input table: decided at the end, the line is text either way.
     if (k >= n && !final) return null;
     const run = k - i;
     if (run < 3) return false;

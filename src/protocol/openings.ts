@@ -108,7 +108,8 @@ export class OpeningTable {
 
   /**
    * The block that opens at the start of the input `s` (the reply continues its prompt):
-   * null when more input decides, else undefined.
+   * null when more input decides, else undefined (at the end of the input, row
+   * 'partial-input-start': a start not yet complete is text).
    */
   inputStartOpening(s: string, final: boolean): BlockReader | null | undefined {
     for (const reader of this.inputStart) {
@@ -345,7 +346,8 @@ export class OpeningSearch {
 
 /**
  * The first of `readers` (in order) whose opening stands at `at` and opens there: a word's
- * opening starts a word, and some tags are confirmed by what follows (or may still be).
+ * opening starts a word, and some tags are confirmed by what follows (or may still be; at the
+ * end of the input, row 'partial-opening-mid-line', the reader decides with what there is).
  */
 function openingAt(
   buf: string,

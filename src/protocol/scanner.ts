@@ -125,6 +125,10 @@ export class Scanner implements Parser {
     if (this.#take(chunk)) this.#run(false);
   }
 
+  /**
+   * The end of the input: every step runs once more told so, and decides what it held by its
+   * row of the end-of-input table (end-of-input.ts, docs/parser.md "End of input").
+   */
   end(): void {
     if (!this.#started) this.#begin();
     if (this.#bracket.pending !== null) this.#append(this.#bracket.drain());
@@ -221,7 +225,9 @@ export class Scanner implements Parser {
   }
 
   #finish(): void {
+    // Row 'thinking-open': the thinking ends here, with a warning.
     if (this.#state === Top.ThinkTag) this.#thinking.endOfInput(this.#offset + this.#pos);
+    // Row 'prefilled-undecided': no `</think>` came, so the held start goes out as it was.
     this.#prefilledStart.decideNot();
   }
 
@@ -287,6 +293,7 @@ export class Scanner implements Parser {
    */
   #openBlockAt(i: number, candidates: Openings, final: boolean): boolean | undefined {
     const reader = lineStartOpening(this.#buf, i, candidates, final);
+    // Row 'partial-opening': at the end, an opening not yet complete is no block.
     if (reader === undefined || (reader === null && final)) return undefined;
     if (reader === null) return false;
     this.#beginBlock(i, reader);
@@ -309,6 +316,7 @@ export class Scanner implements Parser {
       this.#markText(this.#pos);
       this.#pos = i;
     }
+    // Row 'line-start-blanks': the blanks are text already, whether or not more input comes.
     if (i >= n) return false;
     const c = buf.charCodeAt(i);
     if (isLineEnd(c)) {
@@ -445,7 +453,8 @@ export class Scanner implements Parser {
         return true;
       }
     } else if (newline === -1 && !final && anywhere.length > 0 && !this.#fence.open) {
-      // Keep a partial opening at the end for the next chunk.
+      // Keep a partial opening at the end for the next chunk (row 'partial-opening-mid-line':
+      // at the end of the input it is text).
       end = Math.min(end, this.#table.anywherePrefixes.partialSuffixStart(buf, this.#pos));
     }
     if (prefilled.undecided) {
@@ -456,10 +465,12 @@ export class Scanner implements Parser {
         this.#pos = close + THINK_CLOSE.length;
         return true;
       }
-      // Keep a partial `</think>` at the end for the next chunk.
+      // Keep a partial `</think>` at the end for the next chunk (at the end of the input, row
+      // 'prefilled-undecided': text).
       if (newline === -1 && !final)
         end = Math.min(end, partialSuffixStart(buf, this.#pos, THINK_CLOSE));
     }
+    // Row 'partial-surrogate': half a pair waits for its other half, unless the input ended.
     if (newline === -1 && !final && end > this.#pos && isHighSurrogate(buf.charCodeAt(end - 1)))
       end--;
     if (end > this.#pos) {
@@ -484,6 +495,7 @@ export class Scanner implements Parser {
     this.#markText(this.#pos);
     if (nl === -1) {
       const n = buf.length;
+      // Rows 'mid-line' and 'partial-surrogate': the line is text, to its end at the end.
       this.#pos = !final && isHighSurrogate(buf.charCodeAt(n - 1)) ? n - 1 : n;
       return false;
     }
@@ -512,11 +524,13 @@ export class Scanner implements Parser {
         this.#bracket.wait();
         return false;
       }
+      // Row 'bracket-open': no `]` came, so the `[` is text.
       close = UNMATCHED;
     }
     const at = this.#bracket.at - offset;
     if (close !== UNMATCHED) {
       const rel = close - offset;
+      // Row 'bracket-closed': blanks up to the end of the input end the line, so it is thinking.
       const thinking = isBracketThinking(buf, at, rel, MAX_LINE_LOOKAHEAD, final);
       if (thinking === null) return false;
       if (thinking) {

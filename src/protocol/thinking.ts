@@ -1,8 +1,11 @@
 import type { ThinkingTags } from './block.js';
 import { BracketMatcher, UNDECIDED } from './bracket-matcher.js';
 import { isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
+import { END_OF_INPUT } from './end-of-input.js';
 import type { ParserEvent } from './events.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
+
+const THINKING_OPEN = END_OF_INPUT['thinking-open'];
 
 export const THINK_CLOSE = '</think>';
 /**
@@ -13,7 +16,8 @@ export const THINK_TAG: ThinkingTags = ['<think>', THINK_CLOSE];
 
 /**
  * The first of `tags` whose opening stands at `s[i]`, null when the input ends on the start
- * of one (more input decides), else undefined.
+ * of one (more input decides), else undefined (at the end of the input, row
+ * 'partial-think-tag': the start of a tag is text).
  */
 export function thinkTagAt(
   s: string,
@@ -122,12 +126,16 @@ export class TagThinking {
     return true;
   }
 
-  /** The input ends inside thinking, at absolute `at`. */
+  /**
+   * The input ends inside thinking, at absolute `at`: row 'thinking-open' (a close held in part
+   * was told as thinking by the last `run`). Thinking a call's block stopped and no text
+   * resumed was told ended already: only the warning.
+   */
   endOfInput(at: number): void {
     this.emit({
       type: 'warning',
-      code: 'unclosed-thinking',
-      message: `thinking was not closed with ${this.#close} before the input ended`,
+      code: THINKING_OPEN.code,
+      message: THINKING_OPEN.message(this.#close),
       offset: at,
     });
     if (!this.#startPending) this.emit({ type: 'thinking-end', offset: at });

@@ -92,6 +92,7 @@ export class MessageSteps implements BodyKind {
   #thinking(s: string, i: number, offset: number, final: boolean): number {
     const ends = this.#ends;
     const end = ends.next(s, i);
+    // Row 'message-thinking' of the end-of-input table: at the end, the thinking ends there.
     const stop = end !== null ? end.at : final ? s.length : ends.partial(s, i);
     this.#host.sink.thinking(s.slice(i, stop));
     if (end === null && !final) return -stop - 1;

@@ -7,6 +7,7 @@ import {
   Streamed,
   skipBlanks,
 } from '../block.js';
+import { END_OF_INPUT } from '../end-of-input.js';
 import type { ParseErrorCode } from '../events.js';
 import { startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
@@ -16,6 +17,10 @@ import { MessageSteps } from './messages.js';
 import { ModelJsonReader } from './model-json.js';
 import { SectionSteps } from './sections.js';
 import { StringEnds } from './string-ends.js';
+
+const HEADER_CUT = END_OF_INPUT['body-header-cut'];
+const VALUE_CUT = END_OF_INPUT['body-value-cut'];
+const CALL_COMPLETE = END_OF_INPUT['body-call-complete'];
 
 /**
  * Reads one block of a body dialect (a `BodyForm`) as it streams, from its opening to its end:
@@ -180,6 +185,7 @@ export class BodyReader implements BlockStream, BodyHost {
     const j = skipBlanks(s, i, s.length);
     if (j >= s.length) {
       if (!final) return -j - 1;
+      // No fence line before the end: the body's value is cut (row 'body-value-cut').
       this.state = State.Body;
       return j;
     }
@@ -209,7 +215,7 @@ export class BodyReader implements BlockStream, BodyHost {
     if (match === null) {
       const partial = s.length - i <= MAX_HEADER && header.partial(s, i);
       if (!final && partial) return -i - 1;
-      if (partial) this.fail('incomplete-tool-call', this.unclosed(), this.blockStart);
+      if (partial) this.fail(HEADER_CUT.code, this.unclosed(), this.blockStart);
       else
         this.fail(
           'missing-tool-name',
@@ -248,7 +254,7 @@ export class BodyReader implements BlockStream, BodyHost {
       return this.#afterBody(s, next, offset, final);
     }
     // The input ended inside the value: it is cut short, never repaired into a call.
-    this.fail('incomplete-tool-call', this.unclosed(), this.blockStart);
+    this.fail(VALUE_CUT.code, this.unclosed(), this.blockStart);
     return -s.length - 1;
   }
 
@@ -268,8 +274,8 @@ export class BodyReader implements BlockStream, BodyHost {
       at: this.blockStart,
       cut: false,
     };
-    // A value the input ended inside is cut short (not invalid): `incomplete-tool-call`.
-    if (failure.cut) this.fail('incomplete-tool-call', this.unclosed(), this.blockStart);
+    // A value the input ended inside is cut short (not invalid): row 'body-value-cut'.
+    if (failure.cut) this.fail(VALUE_CUT.code, this.unclosed(), this.blockStart);
     else
       this.fail(
         reader.depthExceeded ? 'max-depth-exceeded' : 'invalid-json',
@@ -341,13 +347,14 @@ export class BodyReader implements BlockStream, BodyHost {
 
   /**
    * The input ended where only the call's or the block's close was missing (a server strips
-   * its stop token, a user's stop sequence ends the reply): the complete call is a call, told.
+   * its stop token, a user's stop sequence ends the reply): the complete call is a call, told
+   * (row 'body-call-complete').
    */
   endedUnclosed(s: string, offset: number, close: string): number {
     this.builder.flush();
     this.sink.warn(
-      'unclosed-call-at-end',
-      `the call was complete but not closed with ${close}; it ends with the input`,
+      CALL_COMPLETE.code,
+      CALL_COMPLETE.message(close),
       offset + s.length,
       this.builder.currentId,
     );

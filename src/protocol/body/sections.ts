@@ -1,7 +1,11 @@
 import { Streamed, skipBlanks } from '../block.js';
+import { END_OF_INPUT } from '../end-of-input.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import type { BodyForm } from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
+
+const EMPTY = END_OF_INPUT['sections-empty'];
+const HEADER_CUT = END_OF_INPUT['sections-header-cut'];
 
 /**
  * Reads a block of the kind `sections`: calls written one after another between tokens inside
@@ -83,10 +87,13 @@ export class SectionSteps implements BodyKind {
     return -Math.min(partialSuffixStart(s, i, call.open), partialSuffixStart(s, i, form.close)) - 1;
   }
 
-  /** The input ended inside a section: its complete calls are calls, if it holds any. */
+  /**
+   * The input ended inside a section: its complete calls are calls, if it holds any (row
+   * 'body-call-complete'), else row 'sections-empty'.
+   */
   #endOfSections(s: string, offset: number): number {
     if (this.#calls > 0) return this.#host.endedUnclosed(s, offset, this.#host.form.close);
-    this.#host.fail('incomplete-tool-call', this.unclosed(), offset + s.length);
+    this.#host.fail(EMPTY.code, this.unclosed(), offset + s.length);
     return -s.length - 1;
   }
 
@@ -105,7 +112,7 @@ export class SectionSteps implements BodyKind {
     }
     if (sep === -1) {
       if (final) {
-        this.#host.fail('incomplete-tool-call', this.unclosed(), this.#headerAt);
+        this.#host.fail(HEADER_CUT.code, this.unclosed(), this.#headerAt);
         return -s.length - 1;
       }
       return -end - 1;
@@ -173,6 +180,7 @@ export class SectionSteps implements BodyKind {
       if (s.startsWith(fence.close, j)) j = skipBlanks(s, j + fence.close.length, s.length);
     }
     const close = startsWithAt(s, j, call.close);
+    // Row 'body-call-complete': the arguments were read, only the call's close is missing.
     if (final && (j >= s.length || close === null)) {
       this.#calls++;
       return this.#host.endedUnclosed(s, offset, call.close);

@@ -80,7 +80,8 @@ export function stepTrailer(core: Block, i: number): number {
     core.state = State.Done;
     return j + orphan.length;
   }
-  // Blanks up to the end of the input, or a partial close: more input decides.
+  // Blanks up to the end of the input, or a partial close: more input decides (at the end of
+  // the input, row 'markup-trailer' of the end-of-input table: the call ends as it was read).
   if (!core.final && (closes === null || j >= s.length)) return wait(i);
   core.endClosed();
   core.state = State.Done;

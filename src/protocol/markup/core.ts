@@ -7,6 +7,7 @@ import {
   Streamed,
 } from '../block.js';
 import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
+import { END_OF_INPUT } from '../end-of-input.js';
 import { LITERAL, NEED_MORE, readEntity } from '../entities.js';
 import type {
   ArgumentPath,
@@ -21,6 +22,11 @@ import { stepBetween, stepTrailer } from './between-calls.js';
 import type { MarkupForm, OpeningTag } from './form.js';
 import { endsAtLineStart, type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 import type { StreamedValue } from './value-text.js';
+
+const BETWEEN_CALLS = END_OF_INPUT['markup-between-calls'];
+const CALL_COMPLETE = END_OF_INPUT['markup-call-complete'];
+const CDATA = END_OF_INPUT['markup-cdata'];
+const CUT = END_OF_INPUT['markup-cut'];
 
 /**
  * Reads one block of a markup dialect (a `MarkupForm`) as it streams, from its opening to its
@@ -535,16 +541,15 @@ export class MarkupCore implements BlockStream {
     return wait(lt);
   }
 
-  /** Nothing more in the text: wait for input, or decide what the end of the input leaves. */
+  /**
+   * Nothing more in the text: wait for input, or decide what the end of the input leaves, by
+   * its row of the end-of-input table (every step of a markup block ends here at the end).
+   */
   endOfInput(at: number): number {
     if (!this.final) return wait(at);
     const end = this.offset + at;
     if (this.state === State.Between && this.calls > 0 && this.form.wrapper !== null) {
-      this.warn(
-        'unclosed-call-at-end',
-        `the block was not closed with ${this.form.wrapper.close}; it ends with the input`,
-        end,
-      );
+      this.warn(BETWEEN_CALLS.code, BETWEEN_CALLS.message(this.form.wrapper.close), end);
       this.endClosed(end);
       this.state = State.Done;
       return at;
@@ -552,11 +557,7 @@ export class MarkupCore implements BlockStream {
     if (this.#completeButOpen()) {
       // A server stripped its stop token, or a stop sequence ended the reply: the call, with
       // every value closed (and the arguments' container where the form has one), is a call.
-      this.warn(
-        'unclosed-call-at-end',
-        `the call was complete but not closed with ${this.form.call.close}; it ends with the input`,
-        end,
-      );
+      this.warn(CALL_COMPLETE.code, CALL_COMPLETE.message(this.form.call.close), end);
       this.closeCall(end);
       if (this.state !== State.Failed) {
         this.endClosed(end);
@@ -564,11 +565,10 @@ export class MarkupCore implements BlockStream {
       }
       return at;
     }
-    const message =
-      this.state === State.Cdata
-        ? 'a CDATA section was not closed with ]]> before the input ended'
-        : `the ${this.form.wrapper?.open ?? this.form.call.start} block was not closed with ${this.form.wrapper?.close ?? this.form.call.close} before the input ended`;
-    this.fail('incomplete-tool-call', message, this.blockStart);
+    const row = this.state === State.Cdata ? CDATA : CUT;
+    const { wrapper, call } = this.form;
+    const message = row.message(wrapper?.open ?? call.start, wrapper?.close ?? call.close);
+    this.fail(row.code, message, this.blockStart);
     return at;
   }
 }
