@@ -33,6 +33,8 @@ interface EndCase {
   offset?: number;
   /** Something is held undecided when the input has been fed, before `end()`. */
   held: boolean;
+  /** Calls read before the input ended in the row's state (0 unless said). */
+  calls?: number;
 }
 
 const TOOL_CALL = '<tool>\n<tool_name>a</tool_name>\n<arguments><x>1';
@@ -54,8 +56,23 @@ const CASES: Record<Exclude<EndOfInputId, 'block-open'>, EndCase> = {
   'bracket-open': { input: 'hi\n[abc', held: true },
   'bracket-closed': { input: 'a\n[abc]  ', held: true },
   'thinking-open': { input: '<think>abc</thi', markers: ['</think>'], offset: 15, held: true },
+  'thinking-after-call': {
+    input:
+      '<think>abc<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    options: { dialect: 'kimi-k2' },
+    markers: ['</think>'],
+    offset: 143,
+    calls: 1,
+    held: false,
+  },
   'prefilled-undecided': { input: 'abc</thi', options: { prefilledThinking: 'auto' }, held: true },
   'markup-cut': { input: TOOL_CALL, markers: ['<tool>', '</tool>'], offset: 0, held: false },
+  'markup-opening-cut': {
+    input: '<function_calls>\n<invoke',
+    options: { dialect: 'anthropic-xml' },
+    offset: 17,
+    held: true,
+  },
   'markup-cdata': {
     input: '<tool>\n<tool_name>a</tool_name>\n<x><![CDATA[1',
     offset: 0,
@@ -91,6 +108,18 @@ const CASES: Record<Exclude<EndOfInputId, 'block-open'>, EndCase> = {
     offset: 0,
     held: true,
   },
+  'body-word-at-end': {
+    input: '<|tool_call_start|>[get_wea',
+    options: { dialect: 'lfm2' },
+    offset: 20,
+    held: true,
+  },
+  'body-close-partial': {
+    input: '<function_calls>\nget_weather(city="Paris", n=3)\n<',
+    options: { dialect: 'olmo3' },
+    offset: 48,
+    held: true,
+  },
   'body-call-complete': {
     input: '<tool_call>\n{"name": "a", "arguments": {}}',
     options: { dialect: 'hermes' },
@@ -109,6 +138,12 @@ const CASES: Record<Exclude<EndOfInputId, 'block-open'>, EndCase> = {
     options: { dialect: 'kimi-k2' },
     offset: 29,
     held: false,
+  },
+  'message-header-cut': {
+    input: '<|start|>assistant<|chan',
+    options: { dialect: 'gpt-oss' },
+    offset: 0,
+    held: true,
   },
   'message-thinking': {
     input: '<|channel|>analysis<|message|>let me think',
@@ -164,7 +199,7 @@ function expectOutcome(row: EndOfInputRow, c: EndCase, result: ParseResult): voi
       break;
     case 'thinking':
       expect(result.errors).toEqual([]);
-      expect(result.calls).toEqual([]);
+      expect(result.calls).toHaveLength(c.calls ?? 0);
       expect(result.thinking).toHaveLength(1);
       if (row.code === undefined) expect(result.warnings).toEqual([]);
       else expect(result.warnings).toEqual([{ code: row.code, ...noticed }]);
@@ -178,8 +213,11 @@ describe('the end-of-input table (src/protocol/end-of-input.ts)', () => {
     expect(Object.keys(CASES).sort()).toEqual(rows.sort());
   });
 
-  it('keys each row by its own id', () => {
-    for (const [key, row] of Object.entries(END_OF_INPUT)) expect(row.id).toBe(key);
+  it('keys each row by its own id, and writes no `|` (a cell of the docs table)', () => {
+    for (const [key, row] of Object.entries(END_OF_INPUT)) {
+      expect(row.id).toBe(key);
+      expect(row.where).not.toContain('|');
+    }
   });
 
   // Row by row: a row added to the table without a case here fails its own test.

@@ -47,6 +47,9 @@ export type EndOfInputRow = QuietEndRow | WarningEndRow | ErrorEndRow;
 const CALL_COMPLETE_BUT_UNCLOSED = (close: string): string =>
   `the call was complete but not closed with ${close}; it ends with the input`;
 
+const THINKING_NOT_CLOSED = (close: string): string =>
+  `thinking was not closed with ${close} before the input ended`;
+
 const BLOCK_NOT_CLOSED = (open: string, close: string): string =>
   `the ${open} block was not closed with ${close} before the input ended`;
 
@@ -109,7 +112,14 @@ export const END_OF_INPUT = {
     where: 'inside a thinking tag (or `prefilledThinking: always`), its close not written',
     outcome: 'thinking',
     code: 'unclosed-thinking',
-    message: (close: string) => `thinking was not closed with ${close} before the input ended`,
+    message: THINKING_NOT_CLOSED,
+  },
+  'thinking-after-call': {
+    id: 'thinking-after-call',
+    where: "after a call whose token ended open thinking, before the thinking's text goes on",
+    outcome: 'thinking',
+    code: 'unclosed-thinking',
+    message: THINKING_NOT_CLOSED,
   },
   'prefilled-undecided': {
     id: 'prefilled-undecided',
@@ -130,6 +140,12 @@ export const END_OF_INPUT = {
     outcome: 'error',
     code: 'incomplete-tool-call',
     message: BLOCK_NOT_CLOSED,
+  },
+  'markup-opening-cut': {
+    id: 'markup-opening-cut',
+    where: "in a markup block, on a call's opening not yet complete (`<invoke`)",
+    outcome: 'error',
+    code: 'missing-tool-name',
   },
   'markup-cdata': {
     id: 'markup-cdata',
@@ -169,6 +185,18 @@ export const END_OF_INPUT = {
     outcome: 'error',
     code: 'incomplete-tool-call',
   },
+  'body-word-at-end': {
+    id: 'body-word-at-end',
+    where: "in a body's value, on a bare word that is no value nor the start of one (`[get_wea`)",
+    outcome: 'error',
+    code: 'invalid-json',
+  },
+  'body-close-partial': {
+    id: 'body-close-partial',
+    where: "in a body's value, where a value would follow, on the start of the block's close",
+    outcome: 'error',
+    code: 'invalid-json',
+  },
   'body-call-complete': {
     id: 'body-call-complete',
     where: "after a body's complete value (or between values), only a close missing",
@@ -185,6 +213,12 @@ export const END_OF_INPUT = {
   'sections-header-cut': {
     id: 'sections-header-cut',
     where: "in a section call's header, before its separator",
+    outcome: 'error',
+    code: 'incomplete-tool-call',
+  },
+  'message-header-cut': {
+    id: 'message-header-cut',
+    where: "in a message's header (gpt-oss), before the token that ends it",
     outcome: 'error',
     code: 'incomplete-tool-call',
   },

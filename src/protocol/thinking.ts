@@ -6,6 +6,7 @@ import type { ParserEvent } from './events.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
 
 const THINKING_OPEN = END_OF_INPUT['thinking-open'];
+const THINKING_AFTER_CALL = END_OF_INPUT['thinking-after-call'];
 
 export const THINK_CLOSE = '</think>';
 /**
@@ -128,16 +129,12 @@ export class TagThinking {
 
   /**
    * The input ends inside thinking, at absolute `at`: row 'thinking-open' (a close held in part
-   * was told as thinking by the last `run`). Thinking a call's block stopped and no text
-   * resumed was told ended already: only the warning.
+   * was told as thinking by the last `run`); or row 'thinking-after-call', thinking a call's
+   * block stopped and no text resumed, told ended already: only the warning.
    */
   endOfInput(at: number): void {
-    this.emit({
-      type: 'warning',
-      code: THINKING_OPEN.code,
-      message: THINKING_OPEN.message(this.#close),
-      offset: at,
-    });
+    const row = this.#startPending ? THINKING_AFTER_CALL : THINKING_OPEN;
+    this.emit({ type: 'warning', code: row.code, message: row.message(this.#close), offset: at });
     if (!this.#startPending) this.emit({ type: 'thinking-end', offset: at });
   }
 

@@ -53,6 +53,7 @@ export class MessageSteps implements BodyKind {
     const message = window.indexOf(headerEnd, open);
     const start = window.indexOf(form.start, open);
     if (message === -1 || (start !== -1 && start < message)) {
+      // At the end of the input, row 'message-header-cut' (as a header the next message cuts).
       if (
         !final &&
         start === -1 &&

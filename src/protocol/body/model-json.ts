@@ -304,6 +304,8 @@ export class ModelJsonReader extends ModelStringReader {
     const end = WORD.lastIndex;
     if (end >= s.length && !final) return -j - 1;
     const word = match[0];
+    // At the end of the input a word is what it is: a literal cut short is cut (row
+    // 'body-value-cut'), any other is no value (row 'body-word-at-end').
     if (this.config.syntax === Syntax.Python) {
       const paren = blanksEnd(s, end);
       if (paren >= s.length && !final && paren - end <= MAX_LOOK) return -j - 1;

@@ -517,7 +517,10 @@ export abstract class ModelStringReader {
     return Math.min(at + 2, s.length);
   }
 
-  /** Whether a close of the block stands at `j`: null while the input ends inside one. */
+  /**
+   * Whether a close of the block stands at `j`: null while the input ends inside one (at the
+   * end of the input, false: where a value stands, row 'body-close-partial').
+   */
   protected atClose(s: string, j: number, final: boolean): boolean | null {
     let waiting = false;
     for (const close of this.config.closes) {

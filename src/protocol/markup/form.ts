@@ -147,10 +147,12 @@ export function namedOpening(
   const begun = mayBecomeMatch(pattern);
   return (s, at, final) => {
     const starts = startsWithAt(s, at, prefix);
+    // Row 'markup-opening-cut' of the end-of-input table: cut short, it names no call.
     if (starts === null) return final ? null : 'partial';
     if (!starts) return null;
     pattern.lastIndex = at;
     const match = pattern.exec(s);
+    // Row 'markup-opening-cut' too: the opening's start, its name not written.
     if (match === null)
       return !final && s.length - at < MAX_OPENING && begun(s, at) ? 'partial' : null;
     const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
