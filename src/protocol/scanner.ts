@@ -125,10 +125,7 @@ export class Scanner implements Parser {
     if (this.#take(chunk)) this.#run(false);
   }
 
-  /**
-   * The end of the input: every step runs once more told so, and decides what it held by its
-   * row of the end-of-input table (end-of-input.ts, docs/parser.md "End of input").
-   */
+  /** The end of the input: each step decides what it holds by its row (end-of-input.ts). */
   end(): void {
     if (!this.#started) this.#begin();
     if (this.#bracket.pending !== null) this.#append(this.#bracket.drain());
@@ -225,9 +222,8 @@ export class Scanner implements Parser {
   }
 
   #finish(): void {
-    // Row 'thinking-open': the thinking ends here, with a warning.
+    // Rows 'thinking-open' (it ends, with a warning), 'prefilled-undecided' (the start is text).
     if (this.#state === Top.ThinkTag) this.#thinking.endOfInput(this.#offset + this.#pos);
-    // Row 'prefilled-undecided': no `</think>` came, so the held start goes out as it was.
     this.#prefilledStart.decideNot();
   }
 
@@ -316,8 +312,7 @@ export class Scanner implements Parser {
       this.#markText(this.#pos);
       this.#pos = i;
     }
-    // Row 'line-start-blanks': the blanks are text already, whether or not more input comes.
-    if (i >= n) return false;
+    if (i >= n) return false; // Row 'line-start-blanks': the blanks are text already.
     const c = buf.charCodeAt(i);
     if (isLineEnd(c)) {
       this.#markText(i);
@@ -453,8 +448,7 @@ export class Scanner implements Parser {
         return true;
       }
     } else if (newline === -1 && !final && anywhere.length > 0 && !this.#fence.open) {
-      // Keep a partial opening at the end for the next chunk (row 'partial-opening-mid-line':
-      // at the end of the input it is text).
+      // Keep a partial opening for the next chunk (row 'partial-opening-mid-line': else text).
       end = Math.min(end, this.#table.anywherePrefixes.partialSuffixStart(buf, this.#pos));
     }
     if (prefilled.undecided) {
@@ -465,8 +459,7 @@ export class Scanner implements Parser {
         this.#pos = close + THINK_CLOSE.length;
         return true;
       }
-      // Keep a partial `</think>` at the end for the next chunk (at the end of the input, row
-      // 'prefilled-undecided': text).
+      // Keep a partial `</think>` for the next chunk (row 'prefilled-undecided': else text).
       if (newline === -1 && !final)
         end = Math.min(end, partialSuffixStart(buf, this.#pos, THINK_CLOSE));
     }
@@ -524,8 +517,7 @@ export class Scanner implements Parser {
         this.#bracket.wait();
         return false;
       }
-      // Row 'bracket-open': no `]` came, so the `[` is text.
-      close = UNMATCHED;
+      close = UNMATCHED; // Row 'bracket-open': no `]` came, so the `[` is text.
     }
     const at = this.#bracket.at - offset;
     if (close !== UNMATCHED) {
