@@ -18,6 +18,7 @@ import { DIALECT_COST_CHUNKS, type DialectCostRow } from './dialect-cost.js';
 import type { FirstDelta } from './first-delta.js';
 import type { HeadToHead } from './head-to-head.js';
 import { median, now, utf8Bytes } from './measure.js';
+import { FILING_BYTES, type OpenParserRow } from './open-parsers.js';
 import { REPLY_FORMATS, type ReplyRow } from './reply-peers.js';
 import type { SetupRow } from './setup-cost.js';
 import { type ConcurrentRow, storeTables } from './stores.js';
@@ -256,6 +257,21 @@ log('| dialect | call written as | `createParser` µs | with one short call µs 
 log('|---|---|---:|---:|');
 for (const r of setupRows)
   log(`| ${r.dialect} | ${r.format} | ${r.create.toFixed(2)} | ${r.createAndCall.toFixed(2)} |`);
+log();
+
+const openParserRows = child<OpenParserRow[]>('open-parsers');
+log('## Memory per open parser: heap bytes a parser holds in the middle of a call');
+log();
+log(
+  "5,000 parsers alive at once, each fed the first half of a short call in its dialect's format (its block open, a value streaming), after a full collection; against the same measure of the build #42 was filed on (803024c).",
+);
+log();
+log('| dialect | bytes | at the filing | × |');
+log('|---|---:|---:|---:|');
+for (const r of openParserRows)
+  log(
+    `| ${r.dialect} | ${r.bytes.toFixed(0)} | ${FILING_BYTES[r.dialect]} | ${(r.bytes / FILING_BYTES[r.dialect]).toFixed(2)} |`,
+  );
 log();
 
 /**
@@ -587,6 +603,17 @@ const targets: Array<[string, string, boolean]> = [
         ? 'not run: PostgreSQL is not installed'
         : `${(pool.manyWriters / pool.oneWriter).toFixed(1)}×`,
       pool !== undefined && pool.manyWriters >= 5 * pool.oneWriter,
+    ] as [string, string, boolean];
+  })(),
+  (() => {
+    const worst = openParserRows.reduce((a, b) =>
+      b.bytes / FILING_BYTES[b.dialect] > a.bytes / FILING_BYTES[a.dialect] ? b : a,
+    );
+    const ratio = worst.bytes / FILING_BYTES[worst.dialect];
+    return [
+      "memory per open parser no larger than at #42's filing (every dialect of the table)",
+      `most ${worst.dialect}, ${ratio.toFixed(2)}×`,
+      ratio <= 1,
     ] as [string, string, boolean];
   })(),
   [
