@@ -109,15 +109,16 @@ const CASES: Record<Exclude<EndOfInputId, 'block-open'>, EndCase> = {
     held: true,
   },
   'body-word-at-end': {
-    input: '<|tool_call_start|>[get_wea',
-    options: { dialect: 'lfm2' },
-    offset: 20,
+    input: '<tool_call>\n{"name": "a", "arguments": {"x": yes',
+    options: { dialect: 'hermes' },
+    offset: 45,
     held: true,
   },
   'body-close-partial': {
     input: '<function_calls>\nget_weather(city="Paris", n=3)\n<',
     options: { dialect: 'olmo3' },
-    offset: 48,
+    markers: ['</function_calls>'],
+    offset: 49,
     held: true,
   },
   'body-call-complete': {
@@ -263,6 +264,26 @@ describe('the end-of-input table (src/protocol/end-of-input.ts)', () => {
       { type: 'error', code: row.code, message: row.message(), offset: 5, format: 'hermes' },
       { type: 'text', text: '<x>partial' },
     ]);
+  });
+
+  it('reads a cut as cut, never as malformed: a Python call cut in its name, a close after a complete call', () => {
+    for (const dialect of ['lfm2', 'olmo3'] as const) {
+      const open = dialect === 'lfm2' ? '<|tool_call_start|>[' : '<function_calls>\n';
+      const named = parse(`${open}get_wea`, { dialect });
+      expect(named.calls).toEqual([]);
+      expect(named.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+      const closed = parse(
+        `${open}get_weather(city="Paris")${dialect === 'lfm2' ? ']<|tool' : '\n</func'}`,
+        {
+          dialect,
+        },
+      );
+      expect(closed.errors).toEqual([]);
+      expect(closed.calls.map((c) => [c.toolName, c.arguments])).toEqual([
+        ['get_weather', { city: 'Paris' }],
+      ]);
+      expect(closed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    }
   });
 
   it('names each row where the code decides it', () => {

@@ -181,21 +181,24 @@ export const END_OF_INPUT = {
   },
   'body-value-cut': {
     id: 'body-value-cut',
-    where: "inside a body's value (JSON, a Python call, …) not yet complete",
+    where:
+      "inside a body's value (JSON, a Python call, …) not yet complete, a call's name cut before its `(` included",
     outcome: 'error',
     code: 'incomplete-tool-call',
   },
   'body-word-at-end': {
     id: 'body-word-at-end',
-    where: "in a body's value, on a bare word that is no value nor the start of one (`[get_wea`)",
+    where:
+      "in a JSON body's value, on a bare word that is no value nor the start of one (`\"x\": yes`)",
     outcome: 'error',
     code: 'invalid-json',
   },
   'body-close-partial': {
     id: 'body-close-partial',
-    where: "in a body's value, where a value would follow, on the start of the block's close",
-    outcome: 'error',
-    code: 'invalid-json',
+    where: "in a body, where a value may follow a complete call, on the start of the block's close",
+    outcome: 'call',
+    code: 'unclosed-call-at-end',
+    message: CALL_COMPLETE_BUT_UNCLOSED,
   },
   'body-call-complete': {
     id: 'body-call-complete',

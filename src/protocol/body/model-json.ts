@@ -4,6 +4,7 @@ import { sharedName } from '../names.js';
 import { startsWithAt } from '../tag.js';
 import {
   blanksEnd,
+  type CUT_CLOSE,
   type Frame,
   isWordStart,
   MAX_LOOK,
@@ -146,7 +147,7 @@ export class ModelJsonReader extends ModelStringReader {
     const j = this.#skip(s, i, final);
     if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
     const close = this.atClose(s, j, final);
-    if (close !== false) return close === null ? -j - 1 : this.closeHere(j);
+    if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
     const syntax = this.config.syntax;
     if (c === 0x7b) return this.#openContainer(Container.Object, j, j + 1, '');
@@ -176,7 +177,7 @@ export class ModelJsonReader extends ModelStringReader {
     const j = this.#skip(s, i, final);
     if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
     const close = this.atClose(s, j, final);
-    if (close !== false) return close === null ? -j - 1 : this.closeHere(j);
+    if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
     const frame = this.#top();
     if (
@@ -231,7 +232,7 @@ export class ModelJsonReader extends ModelStringReader {
     if (skipped > i && s.slice(i, skipped).includes('\n')) this.#newlineAfter = true;
     if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
     const close = this.atClose(s, j, final);
-    if (close !== false) return close === null ? -j - 1 : this.closeHere(j);
+    if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
     const frame = this.#top();
     if (c === 0x2c) {
@@ -298,14 +299,22 @@ export class ModelJsonReader extends ModelStringReader {
     return this.completeValue(value, end);
   }
 
+  /** What a step does where `atClose` found (the start of) a close at `j`. */
+  #atCloseStep(s: string, j: number, close: true | null | typeof CUT_CLOSE): number {
+    if (close === true) return this.closeHere(j);
+    // Inside a close the input ended in: read to its end, where the end of the input decides.
+    return close === null ? -j - 1 : -s.length - 1;
+  }
+
   #readWord(s: string, j: number, final: boolean): number {
     WORD.lastIndex = j;
     const match = WORD.exec(s) as RegExpExecArray;
     const end = WORD.lastIndex;
     if (end >= s.length && !final) return -j - 1;
     const word = match[0];
-    // At the end of the input a word is what it is: a literal cut short is cut (row
-    // 'body-value-cut'), any other is no value (row 'body-word-at-end').
+    // At the end of the input a word is what it is: a literal cut short, or in Python a call's
+    // name cut before its `(`, is cut (row 'body-value-cut'), any other is no value (row
+    // 'body-word-at-end').
     if (this.config.syntax === Syntax.Python) {
       const paren = blanksEnd(s, end);
       if (paren >= s.length && !final && paren - end <= MAX_LOOK) return -j - 1;
@@ -315,7 +324,10 @@ export class ModelJsonReader extends ModelStringReader {
     const literal = Object.hasOwn(WORDS, word) ? WORDS[word] : undefined;
     if (literal === undefined) {
       // `tr` at the very end may be `true` cut short.
-      const cut = end >= s.length && Object.keys(WORDS).some((w) => w.startsWith(word));
+      const cut =
+        end >= s.length &&
+        (this.config.syntax === Syntax.Python ||
+          Object.keys(WORDS).some((w) => w.startsWith(word)));
       this.fail(`${JSON.stringify(word)} is no value (strings are quoted)`, j, cut);
       return -j - 1;
     }

@@ -447,7 +447,8 @@ export abstract class ModelStringReader {
     if (j - at > MAX_LOOK) return false;
     if (j >= s.length) return final ? true : null;
     const close = this.atClose(s, j, final);
-    if (close !== false) return close;
+    // A close the input ended inside confirms the quote, as the end of the input does.
+    if (close !== false) return close === CUT_CLOSE ? true : close;
     const c = s.charCodeAt(j);
     // A key is followed by its colon (or, broken, by what ends it: the reading fails there).
     if (this.#isKey) return c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d;
@@ -518,18 +519,19 @@ export abstract class ModelStringReader {
   }
 
   /**
-   * Whether a close of the block stands at `j`: null while the input ends inside one (at the
-   * end of the input, false: where a value stands, row 'body-close-partial').
+   * Whether a close of the block stands at `j`: null while the input ends inside one, and at
+   * the end of the input `CUT_CLOSE`, a close cut short: the input ended there (row
+   * 'body-close-partial').
    */
-  protected atClose(s: string, j: number, final: boolean): boolean | null {
-    let waiting = false;
+  protected atClose(s: string, j: number, final: boolean): boolean | null | typeof CUT_CLOSE {
+    let inside = false;
     for (const close of this.config.closes) {
       if (s.charCodeAt(j) !== close.charCodeAt(0)) continue;
       const at = startsWithAt(s, j, close);
       if (at === true) return true;
-      if (at === null && !final) waiting = true;
+      if (at === null) inside = true;
     }
-    return waiting ? null : false;
+    return inside ? (final ? CUT_CLOSE : null) : false;
   }
 
   protected closeHere(j: number): number {
@@ -557,6 +559,9 @@ export abstract class ModelStringReader {
     this.mode = Mode.Failed;
   }
 }
+
+/** `atClose`'s answer where the input ends inside a close: what is left of it is the close's. */
+export const CUT_CLOSE = 2;
 
 export function blanksEnd(s: string, i: number): number {
   while (i < s.length && isWhitespace(s.charCodeAt(i))) i++;
