@@ -4,7 +4,8 @@ import ts from 'typescript';
  * The members of the type `typeName` declared in `file` (nested ones as `call.read`, an
  * array's items as `forbid[]`, a record's values as `byKey{}`) whose type is, or may be, a
  * function: the parts of a family's declaration that are code, not data. Strings and other
- * primitives are data, whatever methods their boxes carry; each type is entered once.
+ * primitives are data, whatever methods their boxes carry, and so is a regular expression (a
+ * pattern the engine reads); each type is entered once.
  */
 export function functionMembers(file: string, typeName: string): string[] {
   const program = ts.createProgram([file], { strict: true, noEmit: true });
@@ -22,6 +23,7 @@ export function functionMembers(file: string, typeName: string): string[] {
   const visit = (type: ts.Type, path: string): void => {
     for (const part of type.isUnion() ? type.types : [type]) {
       if (!(part.flags & ts.TypeFlags.Object) || entered.has(part)) continue;
+      if (part.getSymbol()?.getName() === 'RegExp') continue;
       entered.add(part);
       if (checker.isArrayType(part) || checker.isTupleType(part)) {
         for (const item of checker.getTypeArguments(part as ts.TypeReference))
