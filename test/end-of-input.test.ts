@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type BlockFailure,
-  type BlockReader,
   BlockStatus,
   type BlockStream,
   Streamed,
 } from '../src/protocol/block.js';
+import type { BuiltReader } from '../src/protocol/built-reader.js';
 import { CallAssembler } from '../src/protocol/call-assembler.js';
 import {
   END_OF_INPUT,
@@ -254,7 +254,18 @@ describe('the end-of-input table (src/protocol/end-of-input.ts)', () => {
       streamValue: () => Streamed.No,
       stop: (code, message, offset): BlockFailure => ({ code, message, offset, format: 'hermes' }),
     };
-    const reader: BlockReader = { open: '<x>', stream: () => undecided };
+    // A reader as the engine builds one, with a stream of its own.
+    const reader: BuiltReader = {
+      open: '<x>',
+      anywhere: false,
+      midLine: undefined,
+      lineStart: undefined,
+      inputStart: undefined,
+      endsThinking: false,
+      inFence: false,
+      wordStart: false,
+      stream: () => undecided,
+    };
     assembler.begin(reader, 5);
     expect(assembler.run('<x>partial', 0, 5, false)).toBe(10);
     expect(events).toEqual([]);

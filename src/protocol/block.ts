@@ -1,3 +1,4 @@
+import type { BodyForm } from './body/form.js';
 import { isWhitespace } from './chars.js';
 import type {
   ArgumentPath,
@@ -8,7 +9,7 @@ import type {
   ToolArguments,
 } from './events.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
-import { mayBecomeMatch } from './regex-prefix.js';
+import type { MarkupForm } from './markup/form.js';
 
 /** What bounds a block: the parser's own limits and what it knows of the tools. */
 export interface BlockLimits {
@@ -152,9 +153,46 @@ export type BlockResult =
 /** Thinking a family writes between two tags: its opening (at a line start) and its close. */
 export type ThinkingTags = readonly [open: string, close: string];
 
+/** A block read by one form: a markup form's engine, or the body engine's. */
+export type StreamForm = { markup: MarkupForm } | { body: BodyForm };
+
 /**
- * A dialect's block: it opens with `open` at a line start (or anywhere, for a special token),
- * and `stream` reads it from there (`open` included) to its end.
+ * One of the forms a block may be read by, taken when the first character of its body that is
+ * not blank (`''` when the input ends first) matches `first`; the one without `first` is taken
+ * otherwise.
+ */
+export type FirstCharacterChoice = StreamForm & { first?: RegExp };
+
+/**
+ * The form a reader's block is read by (src/protocol/built-reader.ts builds its stream): one
+ * form, or the choice among forms that the body's first character makes (`<tool_call>` holds
+ * Qwen3-Coder's tags, Hermes' JSON or GLM's name). The first choice listed says why a block
+ * failed before its first character came.
+ */
+export type ReadForm = StreamForm | { byFirstCharacter: readonly FirstCharacterChoice[] };
+
+/**
+ * What confirms an opening, read right after it (from the input's start, for `inputStart`): the
+ * engine builds its test once per declaration, which answers true or false, or null while more
+ * input decides.
+ * - a sticky RegExp: it matches there (awaited while the text may still become a match, within
+ *   300 characters);
+ * - a string: that text follows;
+ * - `unless`: the sticky pattern does not match there (awaited alike);
+ * - `afterBlanks`: past at most `maxBlanks` blanks (256 when not said), the first character
+ *   matches the pattern, or (`'tag'`) an opening tag `<name>` stands there; `onlyBlanks`
+ *   answers when the input ends on blanks.
+ */
+export type Confirmation =
+  | RegExp
+  | string
+  | { unless: RegExp }
+  | { afterBlanks: RegExp | 'tag'; maxBlanks?: number; onlyBlanks: boolean };
+
+/**
+ * A dialect's block, as its family declares it (data: the engine builds its tests and its
+ * stream, src/protocol/built-reader.ts): it opens with `open` at a line start (or anywhere, for
+ * a special token), and the form `reads` names reads it from there (`open` included) to its end.
  */
 export interface BlockReader {
   open: string;
@@ -165,23 +203,19 @@ export interface BlockReader {
    */
   anywhere?: boolean;
   /**
-   * For an opening that is no special token: whether, in the middle of a line, what follows
-   * it (from `after`) confirms it opens a block; null when more input decides. Absent: it
-   * opens only at a line start (or anywhere, with `anywhere`).
+   * For an opening that is no special token: what, following it in the middle of a line,
+   * confirms it opens a block. Absent: it opens only at a line start (or anywhere, with
+   * `anywhere`).
    */
-  midLine?: (s: string, after: number, final: boolean) => boolean | null;
-  /**
-   * For an opening too short to tell on its own (Llama 4's `[`): whether what follows it
-   * (from `after`) confirms a block at a line start; null when more input decides.
-   */
-  lineStart?: (s: string, after: number, final: boolean) => boolean | null;
+  midLine?: Confirmation;
+  /** For an opening too short to tell on its own (Llama 4's `[`): what confirms it at a line start. */
+  lineStart?: Confirmation;
   /**
    * A block that opens only at the very start of the input, with no opening of its own (`open`
    * is ''): the reply began inside its prompt, which ended with the block's opening (gpt-oss's
-   * `<|start|>assistant`, functionary's `>>>`). Whether `s` from 0 begins one; null when more
-   * input decides.
+   * `<|start|>assistant`, functionary's `>>>`). What the input begins with when it begins one.
    */
-  inputStart?: (s: string, final: boolean) => boolean | null;
+  inputStart?: Confirmation;
   /**
    * The opening is a special token that thinking text cannot hold: met inside a `<think>` its
    * model never closed (Kimi-K2.5 calls from inside its thinking), it ends the thinking there,
@@ -198,7 +232,7 @@ export interface BlockReader {
    * right before it (`my_functools[` is another word).
    */
   wordStart?: boolean;
-  stream(sink: BlockSink, limits: BlockLimits): BlockStream;
+  reads: ReadForm;
 }
 
 /**
@@ -238,106 +272,3 @@ export function skipBlanks(s: string, at: number, end: number): number {
 
 /** How many blanks after an opening are looked through for the body's first character. */
 export const MAX_LEADING_BLANKS = 256;
-
-/**
- * A block whose form is told by the first character of its body that is not blank, after
- * the opening `open` (`<tool_call>` holds Qwen3-Coder's tags, Hermes' JSON or GLM's name):
- * `pick` gives the index in `forms` of the stream for it (for '' when the input ends first),
- * which then reads the whole block, opening included. The streams are built once a parse and
- * reset for each block (a new body reader per block was a tenth of Mistral's time, most of it
- * the garbage collector's).
- */
-export function byFirstCharacter(
-  open: string,
-  pick: (first: string) => number,
-  forms: ReadonlyArray<() => BlockStream>,
-): BlockStream {
-  return new FirstCharacterStream(open, pick, forms);
-}
-
-/**
- * A class, not an object literal: a literal's `status` getter is a new closure each time, so
- * each stream got a hidden class of its own. Those live in the old generation, and through
- * the getter's closure each one kept its whole parser alive past every minor collection:
- * a fresh parser of `auto` reading one `<tool_call>` cost 24 µs, four fifths of it the
- * garbage collector's, against 4 µs now.
- */
-class FirstCharacterStream implements BlockStream {
-  readonly #open: string;
-  readonly #pick: (first: string) => number;
-  readonly #forms: ReadonlyArray<() => BlockStream>;
-  readonly #built: Array<BlockStream | undefined> = [];
-  #inner: BlockStream | null = null;
-
-  constructor(
-    open: string,
-    pick: (first: string) => number,
-    forms: ReadonlyArray<() => BlockStream>,
-  ) {
-    this.#open = open;
-    this.#pick = pick;
-    this.#forms = forms;
-  }
-
-  run(s: string, from: number, offset: number, final: boolean): number {
-    if (this.#inner === null) {
-      const bodyStart = from + this.#open.length;
-      const limit = bodyStart + MAX_LEADING_BLANKS;
-      const first = skipBlanks(s, bodyStart, Math.min(s.length, limit));
-      if (first >= s.length && !final) return from;
-      const index = this.#pick(s[first] ?? '');
-      this.#inner = this.#built[index] ??= this.#forms[index]();
-    }
-    return this.#inner.run(s, from, offset, final);
-  }
-
-  streamValue(chunk: string): Streamed {
-    return this.#inner?.streamValue(chunk) ?? Streamed.No;
-  }
-
-  takeOwed(text: string): void {
-    this.#inner?.takeOwed?.(text);
-  }
-
-  continues(chunk: string): boolean {
-    return this.#inner?.continues?.(chunk) === true;
-  }
-
-  get status(): BlockStatus {
-    return this.#inner?.status ?? BlockStatus.Open;
-  }
-
-  stop(code: ParseErrorCode, message: string, offset: number): BlockFailure {
-    // Stopped before its first character picked a form: the first form says the failure (every
-    // form is of one dialect, so it names the block's format).
-    this.#inner ??= this.#built[0] ??= this.#forms[0]();
-    return this.#inner.stop(code, message, offset);
-  }
-
-  reset(): void {
-    // A stream that cannot be made new is built again when it is picked next.
-    const built = this.#built;
-    for (let i = 0; i < built.length; i++) {
-      const stream = built[i];
-      if (stream?.reset === undefined) built[i] = undefined;
-      else if (stream === this.#inner) stream.reset();
-    }
-    this.#inner = null;
-  }
-}
-
-/** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */
-const MAX_HEAD_LOOK = 300;
-
-/**
- * Whether `head` (a sticky pattern) matches at `after`: true or false, or null while the
- * input may still become a match (it ends within `MAX_HEAD_LOOK` on the beginning of one).
- */
-export function confirmedBy(head: RegExp) {
-  const begun = mayBecomeMatch(head);
-  return (s: string, after: number, final: boolean): boolean | null => {
-    head.lastIndex = after;
-    if (head.test(s)) return true;
-    return !final && s.length - after < MAX_HEAD_LOOK && begun(s, after) ? null : false;
-  };
-}

@@ -1,4 +1,5 @@
 import type { BlockReader, ThinkingTags } from './block.js';
+import { type BuiltReader, builtReader } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes } from './literal-prefixes.js';
 import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from './tag.js';
@@ -6,7 +7,7 @@ import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from '
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
   at: number;
-  reader: BlockReader;
+  reader: BuiltReader;
   undecided: boolean;
 }
 
@@ -15,11 +16,11 @@ export interface FoundOpening {
  * what stands at a place is decided by one walk, however many there are.
  */
 export interface Openings {
-  readonly readers: readonly BlockReader[];
+  readonly readers: readonly BuiltReader[];
   readonly prefixes: LiteralPrefixes;
 }
 
-const openings = (readers: readonly BlockReader[]): Openings => ({
+const openings = (readers: readonly BuiltReader[]): Openings => ({
   readers,
   prefixes: new LiteralPrefixes(readers.map((r) => r.open)),
 });
@@ -31,7 +32,7 @@ const openings = (readers: readonly BlockReader[]): Openings => ({
  */
 export class OpeningTable {
   /** Openings that may stand in the middle of a line. */
-  readonly anywhere: readonly BlockReader[];
+  readonly anywhere: readonly BuiltReader[];
   /** Their beginnings: what a chunk's end may hold back for the next chunk to decide. */
   readonly anywherePrefixes: LiteralPrefixes;
   /**
@@ -59,7 +60,7 @@ export class OpeningTable {
   /** Openings that begin with another character than `<`, `[`, `{` (a word, a run of signs). */
   readonly other: Openings;
   /** Blocks that open only at the start of the input, the reply continuing its prompt. */
-  readonly inputStart: readonly BlockReader[];
+  readonly inputStart: readonly BuiltReader[];
   /** Openings that end a thinking tag left open (see BlockReader.endsThinking). */
   readonly thinkingEnders: readonly string[];
   /** The first character of every opening: a line starting with one is looked at. */
@@ -71,22 +72,23 @@ export class OpeningTable {
   readonly scanPlans: readonly ScanPlan[];
 
   /** Every opening but those (each begins with its literal). */
-  readonly all: readonly BlockReader[];
+  readonly all: readonly BuiltReader[];
 
   /**
    * @param thinkTags the thinking tags a line may open, tried in order (the thinking itself is
    *   the scanner's).
    */
   constructor(
-    readers: readonly BlockReader[],
+    declared: readonly BlockReader[],
     readonly thinkTags: readonly ThinkingTags[],
   ) {
+    const readers = declared.map(builtReader);
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;
     this.anywhere = all.filter((r) => r.anywhere === true || r.midLine !== undefined);
     this.anywherePrefixes = new LiteralPrefixes(this.anywhere.map((r) => r.open));
-    const words = (r: BlockReader) => /^\w/.test(r.open);
+    const words = (r: BuiltReader) => /^\w/.test(r.open);
     this.anywhereFirst = [...new Set(this.anywhere.filter((r) => !words(r)).map((r) => r.open[0]))];
     this.anywhereWords = [...new Set(this.anywhere.filter(words).map((r) => r.open))];
     this.anywhereWordFirst = [...new Set(this.anywhereWords.map((word) => word[0]))];
@@ -111,9 +113,9 @@ export class OpeningTable {
    * null when more input decides, else undefined (at the end of the input, row
    * 'partial-input-start': a start not yet complete is text).
    */
-  inputStartOpening(s: string, final: boolean): BlockReader | null | undefined {
+  inputStartOpening(s: string, final: boolean): BuiltReader | null | undefined {
     for (const reader of this.inputStart) {
-      const begins = (reader.inputStart as NonNullable<BlockReader['inputStart']>)(s, final);
+      const begins = (reader.inputStart as NonNullable<BuiltReader['inputStart']>)(s, 0, final);
       if (begins !== false) return begins === null ? null : reader;
     }
     return undefined;
@@ -167,7 +169,7 @@ export function lineStartOpening(
   i: number,
   candidates: Openings,
   final: boolean,
-): BlockReader | null | undefined {
+): BuiltReader | null | undefined {
   // Most places hold none of them whole: one walk answers for all.
   const stands = candidates.prefixes.standsAt(s, i);
   if (stands !== true) return stands === null ? null : undefined;
@@ -197,7 +199,7 @@ const SHARED_SCAN_FROM = 256;
  */
 interface ScanPlan {
   /** The openings' readers, in `anywhere` order: the first that opens at a place is taken. */
-  readers: readonly BlockReader[];
+  readers: readonly BuiltReader[];
   members: readonly string[];
   /** The openings' alternatives, when they share only their first character. */
   pattern: RegExp | null;
@@ -205,7 +207,7 @@ interface ScanPlan {
   literals: LiteralsSearch;
 }
 
-function scanPlan(readers: readonly BlockReader[]): ScanPlan {
+function scanPlan(readers: readonly BuiltReader[]): ScanPlan {
   const members = readers.map((r) => r.open);
   const prefix = commonPrefix(members);
   return {
@@ -352,7 +354,7 @@ export class OpeningSearch {
 function openingAt(
   buf: string,
   at: number,
-  readers: readonly BlockReader[],
+  readers: readonly BuiltReader[],
   final: boolean,
   before: number,
 ): FoundOpening | null {

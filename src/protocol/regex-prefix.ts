@@ -497,6 +497,21 @@ export function mayBecomeMatch(pattern: RegExp): PrefixTest {
     refusal().read(s, from) !== Reading.Matched && dfa().read(s, from) !== Reading.Dead;
 }
 
+const prefixTests = new WeakMap<RegExp, PrefixTest>();
+
+/**
+ * `mayBecomeMatch(pattern)`, derived once per pattern: declarations share patterns (every
+ * Markdown fence's opening line), and the engine asks for each when it builds a reader.
+ */
+export function prefixTestOf(pattern: RegExp): PrefixTest {
+  let test = prefixTests.get(pattern);
+  if (test === undefined) {
+    test = mayBecomeMatch(pattern);
+    prefixTests.set(pattern, test);
+  }
+  return test;
+}
+
 /** The automaton of `node`, built at the first call and kept. */
 function compiledWhenAsked(node: Node): () => LazyDfa {
   let dfa: LazyDfa | undefined;

@@ -1,5 +1,5 @@
-import type { BlockReader } from './block.js';
 import { UNDECIDED, UNMATCHED } from './bracket-matcher.js';
+import type { BuiltReader } from './built-reader.js';
 import { BlockEnd, CallAssembler } from './call-assembler.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import type { ParserEvent, ThinkingFormat } from './events.js';
@@ -257,7 +257,7 @@ export class Scanner implements Parser {
 
   // --- Blocks of calls. ---
 
-  #beginBlock(at: number, reader: BlockReader): void {
+  #beginBlock(at: number, reader: BuiltReader): void {
     this.#flushText(at);
     this.#prefilledStart.decideNot();
     this.#calls.begin(reader, this.#offset + at);

@@ -1,31 +1,14 @@
 import type { CallFormat } from '../events.js';
-import { mayBecomeMatch, type PrefixTest } from '../regex-prefix.js';
+import { type PrefixTest, prefixTestOf } from '../regex-prefix.js';
 import type { Syntax } from './value-events.js';
-
-/**
- * A name written before a body of arguments, read by a sticky `pattern` at the body's start
- * (group 1 the name; the match ends where the arguments begin). `partial` tells, of the text
- * so far, whether it may still become a match (more input decides): derived from `pattern`.
- */
-export interface HeaderForm {
-  pattern: RegExp;
-  partial: PrefixTest;
-}
-
-/** The header `pattern` reads, its hold-back derived from it (declared once). */
-export function headerForm(pattern: RegExp): HeaderForm {
-  return { pattern, partial: mayBecomeMatch(pattern) };
-}
 
 /**
  * A Markdown fence the calls (or a call's arguments) stand in: an opening line such as
  * ```` ```python ````, then ```` ``` ```` after them.
  */
 export interface FenceForm {
-  /** The opening line, read by a sticky pattern. */
+  /** The opening line, read by a sticky pattern (held back while it may still come). */
   open: RegExp;
-  /** Whether an opening line may still come once more text comes (held while it may). */
-  begun: PrefixTest;
   /** The fence's end. */
   close: string;
   /** The fence as warnings name it (```` ```python ````). */
@@ -57,8 +40,11 @@ export interface SectionCallForm {
   open: string;
   separator: string;
   close: string;
-  /** The tool's name as the header writes it (Kimi: `functions.name:0`); '' when not there. */
-  nameOf: (header: string) => string;
+  /**
+   * The tool's name in the header (Kimi writes `functions.name:0`): group 1 of this pattern's
+   * match of the trimmed header, trimmed; '' when it does not match (the header holds no name).
+   */
+  name: RegExp;
   /**
    * When the header holds no name (DeepSeek V3 and R1 write `function`): the name is the line
    * after the separator, and the arguments follow in a ```json fence.
@@ -118,7 +104,38 @@ export interface BodyForm {
    * block's close (outside strings: a value may hold the fence's end).
    */
   fence?: FenceForm;
-  header?: HeaderForm;
+  /**
+   * A name written before the arguments (`named`), read by a sticky pattern at the body's start:
+   * group 1 the name, the match ending where the arguments begin (held back while it may still
+   * match).
+   */
+  header?: RegExp;
   call?: SectionCallForm;
   message?: MessageForm;
+}
+
+/**
+ * What the body engine derives from a form's patterns: built once per declaration, with its
+ * reader (src/protocol/built-reader.ts), never per block.
+ */
+export interface BodyTests {
+  /** Whether the text from an index may still become a match of the form's `header`. */
+  headerBegun: PrefixTest | null;
+  /** Whether an opening line of the body's fence (`fence`) may still come. */
+  fenceBegun: PrefixTest | null;
+  /** Whether an opening line of a section call's fence (`call.fence`) may still come. */
+  callFenceBegun: PrefixTest | null;
+  /** A section call's name from its trimmed header, as `call.name` reads it. */
+  nameOf: (header: string) => string;
+}
+
+/** What `form`'s patterns give the engine (each hold-back derived once per pattern). */
+export function bodyTestsOf(form: BodyForm): BodyTests {
+  const name = form.call?.name;
+  return {
+    headerBegun: form.header === undefined ? null : prefixTestOf(form.header),
+    fenceBegun: form.fence === undefined ? null : prefixTestOf(form.fence.open),
+    callFenceBegun: form.call?.fence === undefined ? null : prefixTestOf(form.call.fence.open),
+    nameOf: name === undefined ? () => '' : (header) => name.exec(header)?.[1]?.trim() ?? '',
+  };
 }

@@ -1,7 +1,7 @@
 import type { BlockSink, Streamed } from '../block.js';
 import type { ParseErrorCode } from '../events.js';
 import type { CallBuilder } from './calls.js';
-import type { BodyForm } from './form.js';
+import type { BodyForm, BodyTests } from './form.js';
 
 /** Where a body reader is; the states from `Between` on are its kinds' (sections.ts, messages.ts). */
 export enum State {
@@ -40,6 +40,8 @@ export const MAX_FENCE = 32;
  */
 export interface BodyHost {
   readonly form: BodyForm;
+  /** What the form's patterns give the engine. */
+  readonly tests: BodyTests;
   readonly sink: BlockSink;
   readonly builder: CallBuilder;
   state: State;

@@ -11,7 +11,7 @@ import { END_OF_INPUT } from '../end-of-input.js';
 import type { ParseErrorCode } from '../events.js';
 import { startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
-import type { BodyForm } from './form.js';
+import type { BodyForm, BodyTests } from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
 import { MessageSteps } from './messages.js';
 import { ModelJsonReader } from './model-json.js';
@@ -32,6 +32,7 @@ const CALL_COMPLETE = END_OF_INPUT['body-call-complete'];
  */
 export class BodyReader implements BlockStream, BodyHost {
   readonly form: BodyForm;
+  readonly tests: BodyTests;
   readonly sink: BlockSink;
   readonly #limits: BlockLimits;
   state = State.Start;
@@ -46,8 +47,10 @@ export class BodyReader implements BlockStream, BodyHost {
   /** A fence stood before the body: its end may follow it. */
   fenced = false;
 
-  constructor(form: BodyForm, sink: BlockSink, limits: BlockLimits) {
+  /** @param tests what `form`'s patterns give the engine, derived once per declaration. */
+  constructor(form: BodyForm, tests: BodyTests, sink: BlockSink, limits: BlockLimits) {
     this.form = form;
+    this.tests = tests;
     this.sink = sink;
     this.#limits = limits;
     this.builder = this.#newBuilder();
@@ -196,7 +199,8 @@ export class BodyReader implements BlockStream, BodyHost {
       this.state = State.Body;
       return fence.open.lastIndex;
     }
-    if (!final && s.length - j <= MAX_FENCE && fence.begun(s, j)) return -j - 1;
+    const begun = this.tests.fenceBegun as NonNullable<BodyTests['fenceBegun']>;
+    if (!final && s.length - j <= MAX_FENCE && begun(s, j)) return -j - 1;
     this.sink.warn(
       'missing-wrapper',
       `the calls after ${this.form.open} go in a ${fence.label} fence; read without it`,
@@ -210,10 +214,11 @@ export class BodyReader implements BlockStream, BodyHost {
 
   #readHeader(s: string, i: number, final: boolean): number {
     const header = this.form.header as NonNullable<BodyForm['header']>;
-    header.pattern.lastIndex = i;
-    const match = header.pattern.exec(s);
+    header.lastIndex = i;
+    const match = header.exec(s);
     if (match === null) {
-      const partial = s.length - i <= MAX_HEADER && header.partial(s, i);
+      const begun = this.tests.headerBegun as NonNullable<BodyTests['headerBegun']>;
+      const partial = s.length - i <= MAX_HEADER && begun(s, i);
       if (!final && partial) return -i - 1;
       if (partial) this.fail(HEADER_CUT.code, this.unclosed(), this.blockStart);
       else
@@ -228,7 +233,7 @@ export class BodyReader implements BlockStream, BodyHost {
     const close = this.form.close;
     this.newReader(close === '' ? [] : [close], this.form.closeIsToken === true);
     this.state = State.Body;
-    return header.pattern.lastIndex;
+    return header.lastIndex;
   }
 
   // --- The body's value. ---

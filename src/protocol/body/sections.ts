@@ -117,7 +117,7 @@ export class SectionSteps implements BodyKind {
       }
       return -end - 1;
     }
-    const name = call.nameOf(this.#header.trim());
+    const name = this.#host.tests.nameOf(this.#header.trim());
     if (name === '' && !call.nameOnNextLine) {
       this.#host.fail(
         'missing-tool-name',
@@ -156,7 +156,11 @@ export class SectionSteps implements BodyKind {
       if (fence.open.test(s)) {
         this.#host.fenced = true;
         next = fence.open.lastIndex;
-      } else if (!final && s.length - fenceStart <= MAX_FENCE && fence.begun(s, fenceStart))
+      } else if (
+        !final &&
+        s.length - fenceStart <= MAX_FENCE &&
+        this.#host.tests.callFenceBegun?.(s, fenceStart) === true
+      )
         return -i - 1;
     }
     return this.#beginSectionCall(name, next);

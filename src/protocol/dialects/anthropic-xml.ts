@@ -1,7 +1,6 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
 import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
 /** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
@@ -53,7 +52,7 @@ function invokeForm(
 
 const ANTHROPIC_OPEN = '<function_calls>';
 const ANTHROPIC_CLOSE = '</function_calls>';
-const ANTHROPIC = invokeForm('anthropic-xml', ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
+export const ANTHROPIC = invokeForm('anthropic-xml', ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
 
 /**
  * Anthropic's XML form: `<function_calls>`, then per call `<invoke name="tool">` with
@@ -63,7 +62,7 @@ const ANTHROPIC = invokeForm('anthropic-xml', ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
 export const anthropicXml: BlockReader = {
   open: ANTHROPIC.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(ANTHROPIC, sink, limits),
+  reads: { markup: ANTHROPIC },
 };
 
 const MINIMAX_OPEN = '<minimax:tool_call>';
@@ -78,7 +77,7 @@ const MINIMAX = invokeForm('minimax-m2', MINIMAX_OPEN, MINIMAX_CLOSE);
 export const minimaxM2: BlockReader = {
   open: MINIMAX.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(MINIMAX, sink, limits),
+  reads: { markup: MINIMAX },
 };
 
 /** The marker DeepSeek's DSML tags begin with (U+FF5C, the full-width bar, on both sides). */
@@ -112,14 +111,14 @@ const DSML_V4 = dsmlForm('tool_calls');
 export const deepseekDsml: BlockReader = {
   open: DSML_V32.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(DSML_V32, sink, limits),
+  reads: { markup: DSML_V32 },
 };
 
 /** DeepSeek V4's wrapper of the same DSML calls. */
 export const deepseekDsmlV4: BlockReader = {
   open: DSML_V4.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(DSML_V4, sink, limits),
+  reads: { markup: DSML_V4 },
 };
 
 /** Step-3's tokens (ASCII `_`, full-width `｜`: not DeepSeek's `▁`). */
@@ -169,7 +168,7 @@ const STEP3: MarkupForm = {
 export const step3: BlockReader = {
   open: STEP3.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(STEP3, sink, limits),
+  reads: { markup: STEP3 },
 };
 
 /**

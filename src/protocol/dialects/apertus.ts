@@ -1,7 +1,6 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const APERTUS: BodyForm = {
@@ -24,7 +23,7 @@ const APERTUS: BodyForm = {
 export const apertus: BlockReader = {
   open: APERTUS.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(APERTUS, sink, limits),
+  reads: { body: APERTUS },
 };
 
 /** Apertus' list as its template writes it: each call an object keyed by the tool's name. */

@@ -1,6 +1,5 @@
-import { type BlockReader, skipBlanks } from '../block.js';
+import type { BlockReader, Confirmation } from '../block.js';
 import { literalOpening, type MarkupForm, type ValueTexts } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
 import { anyOpeningTag } from './tagcall.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -51,29 +50,15 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
  */
 export function clineReader(toolName: string): BlockReader {
   const form = clineForm(toolName, literalOpening(`<${toolName}>`, toolName));
-  return {
-    open: form.call.start,
-    midLine: opensMidLine,
-    stream: (sink, limits) => new MarkupReader(form, sink, limits),
-  };
+  return { open: form.call.start, midLine: PARAMETER_FOLLOWS, reads: { markup: form } };
 }
-
-/** How many blanks may stand between a Cline tool tag and its first parameter mid-line. */
-const MAX_BLANKS = 256;
 
 /**
  * A Cline tool tag in the middle of a line opens a call only when a parameter tag follows it
- * directly (blanks and newlines allowed): prose names tools (`use <read_file> to …`).
+ * directly (fewer than 256 blanks and newlines before it): prose names tools (`use <read_file>
+ * to …`).
  */
-function opensMidLine(s: string, after: number, final: boolean): boolean | null {
-  const limit = after + MAX_BLANKS;
-  const next = skipBlanks(s, after, Math.min(s.length, limit));
-  if (next >= limit) return false;
-  if (next >= s.length) return final ? false : null;
-  const parameter = anyOpeningTag(s, next, final);
-  if (parameter === 'partial') return null;
-  return parameter !== null;
-}
+const PARAMETER_FOLLOWS: Confirmation = { afterBlanks: 'tag', maxBlanks: 255, onlyBlanks: false };
 
 /**
  * `<list_files/>` at a line start: a call of a known tool without arguments (models write the
@@ -83,7 +68,7 @@ function opensMidLine(s: string, after: number, final: boolean): boolean | null 
 export function clineSelfClosingReader(toolName: string): BlockReader {
   const tag = `<${toolName}/>`;
   const form = clineForm(toolName, literalOpening(tag, `${toolName}/`));
-  return { open: tag, stream: (sink, limits) => new MarkupReader(form, sink, limits) };
+  return { open: tag, reads: { markup: form } };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { markdownFence } from './fence.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -22,7 +21,7 @@ const FORM: BodyForm = {
     ...CALL,
     // V3 and R1 write the constant `function` before the separator, then the name on its own
     // line and the arguments in a ```json fence.
-    nameOf: (header) => (header === 'function' ? '' : header),
+    name: /^(?!function$)([\s\S]*)$/,
     nameOnNextLine: true,
     fence: markdownFence('```json'),
   },
@@ -36,7 +35,7 @@ const FORM: BodyForm = {
 export const deepseek: BlockReader = {
   open: FORM.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
+  reads: { body: FORM },
 };
 
 /** DeepSeek V3.1's calls as its template writes them (the JSON as the request gave it). */

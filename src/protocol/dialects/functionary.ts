@@ -1,7 +1,6 @@
-import { type BlockReader, confirmedBy } from '../block.js';
-import { type BodyForm, headerForm } from '../body/form.js';
+import type { BlockReader } from '../block.js';
+import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const FUNCTIONARY_TAG: BodyForm = {
@@ -10,7 +9,7 @@ const FUNCTIONARY_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: headerForm(/([A-Za-z_][\w.-]*)>\s*(?=[{"])/y),
+  header: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
 };
 const FUNCTIONARY_RECIPIENT: BodyForm = {
   format: 'functionary',
@@ -18,7 +17,7 @@ const FUNCTIONARY_RECIPIENT: BodyForm = {
   open: '>>>',
   close: '',
   syntax: Syntax.Json,
-  header: headerForm(/([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=[{"])/y),
+  header: /([A-Za-z_][\w.-]*)[ \t]*\r?\n\s*(?=[{"])/y,
 };
 
 /** v3.2's first call when the prompt wrote its `>>>`: the reply begins with the recipient. */
@@ -28,9 +27,9 @@ const FUNCTIONARY_FIRST: BodyForm = { ...FUNCTIONARY_RECIPIENT, open: '' };
  * After `<function=`: a name, `>` and a JSON object, or a JSON string holding one
  * (functionary's; Qwen's has tags).
  */
-export const functionJsonHead = confirmedBy(/[A-Za-z_][\w.-]*>\s*[{"]/y);
+export const FUNCTION_JSON_HEAD = /[A-Za-z_][\w.-]*>\s*[{"]/y;
 /** After `>>>`: a recipient and a newline (`all` is the model's text, not a call). */
-const recipientHead = confirmedBy(/(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y);
+const RECIPIENT_HEAD = /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n/y;
 
 /**
  * MeetKai functionary's forms, as its templates write them: v3.1's `<function=name>{json}
@@ -40,15 +39,15 @@ const recipientHead = confirmedBy(/(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n
  */
 export const functionaryTag: BlockReader = {
   open: FUNCTIONARY_TAG.open,
-  lineStart: functionJsonHead,
-  midLine: functionJsonHead,
-  stream: (sink, limits) => new BodyReader(FUNCTIONARY_TAG, sink, limits),
+  lineStart: FUNCTION_JSON_HEAD,
+  midLine: FUNCTION_JSON_HEAD,
+  reads: { body: FUNCTIONARY_TAG },
 };
 export const functionaryRecipient: BlockReader = {
   open: FUNCTIONARY_RECIPIENT.open,
-  lineStart: recipientHead,
-  midLine: recipientHead,
-  stream: (sink, limits) => new BodyReader(FUNCTIONARY_RECIPIENT, sink, limits),
+  lineStart: RECIPIENT_HEAD,
+  midLine: RECIPIENT_HEAD,
+  reads: { body: FUNCTIONARY_RECIPIENT },
 };
 
 /**
@@ -56,11 +55,11 @@ export const functionaryRecipient: BlockReader = {
  * begins `name` + a newline + a JSON object. Read at the start of the input only, and only
  * with the `{` seen: a reply whose first line is one word is prose.
  */
-const firstCallHead = confirmedBy(/(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n\s*\{/y);
+const FIRST_CALL_HEAD = /(?!all[ \t]*\r?\n)[A-Za-z_][\w.-]*[ \t]*\r?\n\s*\{/y;
 export const functionaryFirstCall: BlockReader = {
   open: FUNCTIONARY_FIRST.open,
-  inputStart: (s, final) => firstCallHead(s, 0, final),
-  stream: (sink, limits) => new BodyReader(FUNCTIONARY_FIRST, sink, limits),
+  inputStart: FIRST_CALL_HEAD,
+  reads: { body: FUNCTIONARY_FIRST },
 };
 
 /** functionary v3.1's calls, the form both its templates' models read. */

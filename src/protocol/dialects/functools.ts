@@ -1,7 +1,6 @@
-import { type BlockReader, confirmedBy } from '../block.js';
+import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const FUNCTOOLS: BodyForm = {
@@ -17,7 +16,7 @@ const FUNCTOOLS: BodyForm = {
  * special token (FireFunction v2 is a Llama 3 tokenizer), so `functools.partial`, `import
  * functools` and `functools[0]` stay text.
  */
-const listHead = confirmedBy(/[ \t]*\[\s*\{/y);
+const LIST_HEAD = /[ \t]*\[\s*\{/y;
 
 /**
  * FireFunction v2's and Phi-4-mini's form: `functools[{"name": …, "arguments": {…}}, …]`, the
@@ -27,10 +26,10 @@ const listHead = confirmedBy(/[ \t]*\[\s*\{/y);
  */
 export const functools: BlockReader = {
   open: FUNCTOOLS.open,
-  lineStart: listHead,
-  midLine: listHead,
+  lineStart: LIST_HEAD,
+  midLine: LIST_HEAD,
   wordStart: true,
-  stream: (sink, limits) => new BodyReader(FUNCTOOLS, sink, limits),
+  reads: { body: FUNCTOOLS },
 };
 
 const LIST_OPEN = `${FUNCTOOLS.open}[`;

@@ -1,7 +1,6 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
-import { type BodyForm, headerForm } from '../body/form.js';
+import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const GEMMA4: BodyForm = {
@@ -12,7 +11,7 @@ const GEMMA4: BodyForm = {
   closeIsToken: true,
   syntax: Syntax.TokenQuoted,
   quoteToken: '<|"|>',
-  header: headerForm(/\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y),
+  header: /\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y,
 };
 
 /**
@@ -23,7 +22,7 @@ const GEMMA4: BodyForm = {
 export const gemma4: BlockReader = {
   open: GEMMA4.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(GEMMA4, sink, limits),
+  reads: { body: GEMMA4 },
 };
 
 /** The token Gemma 4 writes a string between. */

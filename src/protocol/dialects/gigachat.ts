@@ -1,24 +1,12 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
 const MESSAGE_SEP = '<|message_sep|>';
 const ROLE = '\n\nfunction call<|role_sep|>\n';
 const GIGACHAT_3_HEAD = `${MESSAGE_SEP}${ROLE}`;
-
-/**
- * Whether the turn that `<|message_sep|>` ends is followed by the `function call` role's head
- * (from `after`); null while the input may still become it. The block is found by its first
- * token alone: the head spans lines, and a line's text is decided at its end.
- */
-function beginsFunctionCall(s: string, after: number, final: boolean): boolean | null {
-  const tail = s.slice(after, after + ROLE.length);
-  if (tail === ROLE) return true;
-  return !final && ROLE.startsWith(tail) ? null : false;
-}
 
 const GIGACHAT_3: BodyForm = {
   format: 'gigachat',
@@ -40,16 +28,18 @@ const GIGACHAT_3_1: BodyForm = { ...GIGACHAT_3, open: '<|function_call|>' };
 export const gigachat3: BlockReader = {
   open: MESSAGE_SEP,
   anywhere: true,
-  midLine: beginsFunctionCall,
-  lineStart: beginsFunctionCall,
-  stream: (sink, limits) => new BodyReader(GIGACHAT_3, sink, limits),
+  // The turn `<|message_sep|>` ends is followed by the `function call` role's head. The block is
+  // found by its first token alone: the head spans lines, and a line's text is decided at its end.
+  midLine: ROLE,
+  lineStart: ROLE,
+  reads: { body: GIGACHAT_3 },
 };
 
 /** GigaChat 3.1's: the same object after its `<|function_call|>` token. */
 export const gigachat31: BlockReader = {
   open: GIGACHAT_3_1.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(GIGACHAT_3_1, sink, limits),
+  reads: { body: GIGACHAT_3_1 },
 };
 
 /** GigaChat 3's call as its template writes it: a `function call` turn after the reply's text, one a reply. */

@@ -1,5 +1,4 @@
 import type { BlockReader } from '../block.js';
-import { MarkupReader } from '../markup/reader.js';
 import { invokeWritten, markedInvokeForm } from './anthropic-xml.js';
 
 /** The marker GigaChat 3.5's GCML tags begin with (U+FF5C, the full-width bar, on both sides). */
@@ -19,7 +18,7 @@ const FORM = markedInvokeForm('gigachat35', GCML, BLOCK);
 export const gigachat35: BlockReader = {
   open: FORM.wrapper?.open ?? '',
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
+  reads: { markup: FORM },
 };
 
 /** No public template was found: written as DSML's template writes its calls, one tag a line. */

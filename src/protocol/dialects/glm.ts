@@ -1,6 +1,5 @@
 import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const CALL = '<tool_call>';
@@ -14,7 +13,8 @@ const VALUE_CLOSE = '</arg_value>';
 const ESCAPED =
   'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped';
 
-const FORM: MarkupForm = {
+/** GLM's form, which `auto` reads in `<tool_call>` when a name begins its body. */
+export const GLM_FORM: MarkupForm = {
   format: 'glm',
   tags: 'literal',
   // One call a block: `<tool_call>` opens the call itself, its name written after it.
@@ -66,7 +66,7 @@ const FORM: MarkupForm = {
 export const glm: BlockReader = {
   open: CALL,
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
+  reads: { markup: GLM_FORM },
 };
 
 /** GLM's calls as its templates write them: one a block, each key and value on a line. */

@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm, MessageForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 /**
@@ -40,15 +39,17 @@ const HEADER_TAIL = harmony('');
 export const harmonyStart: BlockReader = {
   open: START.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(START, sink, limits),
+  reads: { body: START },
 };
 export const harmonyChannel: BlockReader = {
   open: CHANNEL.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(CHANNEL, sink, limits),
+  reads: { body: CHANNEL },
 };
 
 const RECIPIENT = ' to=functions.';
+/** The recipient, and one more character of the header. */
+const RECIPIENT_HEAD = / to=functions\.[\s\S]/y;
 
 /**
  * A reply that begins inside its header: gpt-oss's template ends the prompt with
@@ -58,12 +59,8 @@ const RECIPIENT = ' to=functions.';
  */
 export const harmonyHeaderTail: BlockReader = {
   open: HEADER_TAIL.open,
-  inputStart: (s, final) => {
-    const head = s.slice(0, RECIPIENT.length + 1);
-    if (head.startsWith(RECIPIENT) && head.length > RECIPIENT.length) return true;
-    return !final && RECIPIENT.startsWith(head) ? null : false;
-  },
-  stream: (sink, limits) => new BodyReader(HEADER_TAIL, sink, limits),
+  inputStart: RECIPIENT_HEAD,
+  reads: { body: HEADER_TAIL },
 };
 
 /** The channel a call is written in, its recipient after it. */

@@ -1,14 +1,7 @@
-import {
-  type BlockLimits,
-  type BlockReader,
-  type BlockSink,
-  confirmedBy,
-  type ThinkingTags,
-} from '../block.js';
-import { type BodyForm, headerForm } from '../body/form.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
+import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
-import { functionJsonHead } from './functionary.js';
+import { FUNCTION_JSON_HEAD } from './functionary.js';
 import { jsonCallList, NAME_AND_ARGUMENTS, SLOT, type WrittenForm } from './written.js';
 
 /** A JSON body of calls between two markers: a call object, or a list of them. */
@@ -22,7 +15,8 @@ const jsonCalls = (format: BodyForm['format'], open: string, close: string): Bod
   syntax: Syntax.Json,
 });
 
-const HERMES = jsonCalls('hermes', '<tool_call>', '</tool_call>');
+/** Hermes' body, which `auto` reads in `<tool_call>` when it begins with JSON. */
+export const HERMES = jsonCalls('hermes', '<tool_call>', '</tool_call>');
 
 /**
  * Hermes' form (also Qwen2.5, Qwen3, many fine-tunes): `<tool_call>{"name": …, "arguments":
@@ -32,17 +26,13 @@ const HERMES = jsonCalls('hermes', '<tool_call>', '</tool_call>');
 export const hermes: BlockReader = {
   open: HERMES.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(HERMES, sink, limits),
+  reads: { body: HERMES },
 };
-
-/** Hermes' `<tool_call>` body in 'auto', once its first character says it is JSON. */
-export const hermesStream = (sink: BlockSink, limits: BlockLimits) =>
-  new BodyReader(HERMES, sink, limits);
 
 const NOT_ITS_WRAPPER = 'write the call inside <tool_call> … </tool_call>';
 
 /** After a wrapper: blanks, then a call object whose first key is "name" (as llama.cpp asks). */
-const callObjectHead = confirmedBy(/\s*\{\s*"name"/y);
+const CALL_OBJECT_HEAD = /\s*\{\s*"name"/y;
 
 /**
  * Hermes' call object in one of the tags Qwen 2.5 and Hermes models put it in instead of
@@ -61,9 +51,9 @@ function hermesWrappedIn(tag: string, midLine: boolean): BlockReader {
   };
   return {
     open: form.open,
-    lineStart: callObjectHead,
-    ...(midLine && { midLine: callObjectHead }),
-    stream: (sink, limits) => new BodyReader(form, sink, limits),
+    lineStart: CALL_OBJECT_HEAD,
+    ...(midLine && { midLine: CALL_OBJECT_HEAD }),
+    reads: { body: form },
   };
 }
 
@@ -90,7 +80,7 @@ const HERMES_FUNCTION_TAG: BodyForm = {
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
-  header: headerForm(/([A-Za-z_][\w.-]*)>\s*(?=[{"])/y),
+  header: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function=…>`,
 };
 
@@ -102,9 +92,9 @@ const HERMES_FUNCTION_TAG: BodyForm = {
  */
 export const hermesFunctionTag: BlockReader = {
   open: HERMES_FUNCTION_TAG.open,
-  lineStart: functionJsonHead,
-  midLine: functionJsonHead,
-  stream: (sink, limits) => new BodyReader(HERMES_FUNCTION_TAG, sink, limits),
+  lineStart: FUNCTION_JSON_HEAD,
+  midLine: FUNCTION_JSON_HEAD,
+  reads: { body: HERMES_FUNCTION_TAG },
 };
 
 const HERMES_FUNCTION_NAME: BodyForm = {
@@ -113,18 +103,18 @@ const HERMES_FUNCTION_NAME: BodyForm = {
   open: '<function name="',
   close: '</function>',
   syntax: Syntax.Json,
-  header: headerForm(/([A-Za-z_][\w.-]*)">\s*(?=[{"])/y),
+  header: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y,
   missingWrapper: `${NOT_ITS_WRAPPER}, not <function name="…">`,
 };
-const functionNameHead = confirmedBy(/[A-Za-z_][\w.-]*">\s*[{"]/y);
+const FUNCTION_NAME_HEAD = /[A-Za-z_][\w.-]*">\s*[{"]/y;
 
 /** `<function name="name">{arguments}</function>`, the other named form llama.cpp reads. */
 function hermesFunctionNamed(midLine: boolean): BlockReader {
   return {
     open: HERMES_FUNCTION_NAME.open,
-    lineStart: functionNameHead,
-    ...(midLine && { midLine: functionNameHead }),
-    stream: (sink, limits) => new BodyReader(HERMES_FUNCTION_NAME, sink, limits),
+    lineStart: FUNCTION_NAME_HEAD,
+    ...(midLine && { midLine: FUNCTION_NAME_HEAD }),
+    reads: { body: HERMES_FUNCTION_NAME },
   };
 }
 export const hermesFunctionName = hermesFunctionNamed(true);
@@ -151,9 +141,9 @@ const HERMES_BARE: BodyForm = {
  */
 export const hermesBare: BlockReader = {
   open: HERMES_BARE.open,
-  lineStart: confirmedBy(/\s*"name"/y),
+  lineStart: /\s*"name"/y,
   inFence: true,
-  stream: (sink, limits) => new BodyReader(HERMES_BARE, sink, limits),
+  reads: { body: HERMES_BARE },
 };
 
 const NEMOTRON = jsonCalls('nemotron', '<TOOLCALL>', '</TOOLCALL>');
@@ -162,7 +152,7 @@ const NEMOTRON = jsonCalls('nemotron', '<TOOLCALL>', '</TOOLCALL>');
 export const nemotron: BlockReader = {
   open: NEMOTRON.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(NEMOTRON, sink, limits),
+  reads: { body: NEMOTRON },
 };
 
 const JAMBA = jsonCalls('jamba', '<tool_calls>', '</tool_calls>');
@@ -171,7 +161,7 @@ const JAMBA = jsonCalls('jamba', '<tool_calls>', '</tool_calls>');
 export const jamba: BlockReader = {
   open: JAMBA.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(JAMBA, sink, limits),
+  reads: { body: JAMBA },
 };
 
 const COMMAND_R7B = jsonCalls('command-r7b', '<|START_ACTION|>', '<|END_ACTION|>');
@@ -183,7 +173,7 @@ const COMMAND_R7B = jsonCalls('command-r7b', '<|START_ACTION|>', '<|END_ACTION|>
 export const commandR7b: BlockReader = {
   open: COMMAND_R7B.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(COMMAND_R7B, sink, limits),
+  reads: { body: COMMAND_R7B },
 };
 
 const GRANITE = jsonCalls('granite', '<|tool_call|>', '');
@@ -193,14 +183,14 @@ const GRANITE_3_1 = jsonCalls('granite', '<tool_call>', '');
 export const granite: BlockReader = {
   open: GRANITE.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(GRANITE, sink, limits),
+  reads: { body: GRANITE },
 };
 
 /** Granite 3.1's: the same list after `<tool_call>` (what llama.cpp's Granite reader takes). */
 export const granite31: BlockReader = {
   open: GRANITE_3_1.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(GRANITE_3_1, sink, limits),
+  reads: { body: GRANITE_3_1 },
 };
 
 /** Hermes' calls as Qwen's template writes them: one object a block, each block on its lines. */

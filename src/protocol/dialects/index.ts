@@ -1,13 +1,8 @@
-import {
-  type BlockReader,
-  byFirstCharacter,
-  MAX_LEADING_BLANKS,
-  skipBlanks,
-  type ThinkingTags,
-} from '../block.js';
+import type { BlockReader, Confirmation, ThinkingTags } from '../block.js';
 import type { Dialect } from '../dialect-names.js';
 import { THINK_TAG } from '../thinking.js';
 import {
+  ANTHROPIC,
   ANTHROPIC_THINKING,
   ANTHROPIC_WRITTEN,
   anthropicXml,
@@ -32,7 +27,7 @@ import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
 import { GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
-import { GLM_WRITTEN, glm } from './glm.js';
+import { GLM_FORM, GLM_WRITTEN, glm } from './glm.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
   COMMAND_R7B_THINKING,
@@ -41,13 +36,13 @@ import {
   GRANITE_WRITTEN,
   granite,
   granite31,
+  HERMES,
   HERMES_WRITTEN,
   hermes,
   hermesBare,
   hermesFunctionName,
   hermesFunctionNameAuto,
   hermesFunctionTag,
-  hermesStream,
   hermesWrapped,
   hermesWrappedAuto,
   JAMBA_WRITTEN,
@@ -61,20 +56,25 @@ import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
 import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
 import {
+  LFM2,
   LFM2_WRITTEN,
   LLAMA4_WRITTEN,
   lfm2,
-  lfm2Stream,
   llama4,
+  MINICPM3,
   MINICPM3_THINKING,
   MINICPM3_WRITTEN,
   minicpm3,
-  minicpm3Stream,
+  OLMO3,
   OLMO3_WRITTEN,
   olmo3,
-  olmo3Stream,
 } from './python-calls.js';
-import { QWEN3_CODER_WRITTEN, qwen3Coder, qwen3CoderBare } from './qwen3-coder.js';
+import {
+  QWEN3_CODER_FORM,
+  QWEN3_CODER_WRITTEN,
+  qwen3Coder,
+  qwen3CoderBare,
+} from './qwen3-coder.js';
 import { SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
 import { TAGCALL_WRITTEN, tagcall } from './tagcall.js';
 import type { WrittenForm } from './written.js';
@@ -175,15 +175,11 @@ export const WRITTEN_FORMS = Object.fromEntries(
 ) as Readonly<Record<Dialect, WrittenForm>>;
 
 /**
- * Whether what follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a
- * name (after blanks); null while only blanks have come. Anything else (`parse("<tool_call>")`
- * in a JSON string of another family's call) is text in 'auto'.
+ * What follows `<tool_call>` can begin a call of one of its families: a tag, JSON, a name
+ * (after blanks; only blanks before the input's end count too). Anything else
+ * (`parse("<tool_call>")` in a JSON string of another family's call) is text in 'auto'.
  */
-function beginsToolCallBody(s: string, after: number, final: boolean): boolean | null {
-  const first = skipBlanks(s, after, Math.min(s.length, after + MAX_LEADING_BLANKS));
-  if (first >= s.length) return final ? true : null;
-  return /[<{[A-Za-z_]/.test(s[first]);
-}
+const BEGINS_TOOL_CALL_BODY: Confirmation = { afterBlanks: /[<{[A-Za-z_]/, onlyBlanks: true };
 
 /**
  * `<tool_call>` in 'auto': Qwen3-Coder when its body begins with a tag (`<function=`), Hermes'
@@ -192,18 +188,16 @@ function beginsToolCallBody(s: string, after: number, final: boolean): boolean |
  */
 const toolCallAuto: BlockReader = {
   open: '<tool_call>',
-  lineStart: beginsToolCallBody,
-  midLine: beginsToolCallBody,
-  stream: (sink, limits) =>
-    byFirstCharacter(
-      '<tool_call>',
-      (c) => (c === '<' ? 0 : c === '{' || c === '[' || c === '' ? 1 : 2),
-      [
-        () => qwen3Coder.stream(sink, limits),
-        () => hermesStream(sink, limits),
-        () => glm.stream(sink, limits),
-      ],
-    ),
+  lineStart: BEGINS_TOOL_CALL_BODY,
+  midLine: BEGINS_TOOL_CALL_BODY,
+  reads: {
+    byFirstCharacter: [
+      { first: /</, markup: QWEN3_CODER_FORM },
+      // The input ending before a first character too.
+      { first: /^[{[]?$/, body: HERMES },
+      { markup: GLM_FORM },
+    ],
+  },
 };
 
 /**
@@ -213,11 +207,7 @@ const toolCallAuto: BlockReader = {
 const functionCallsAuto: BlockReader = {
   open: '<function_calls>',
   anywhere: true,
-  stream: (sink, limits) =>
-    byFirstCharacter('<function_calls>', (c) => (/[A-Za-z_]/.test(c) ? 0 : 1), [
-      () => olmo3Stream(sink, limits),
-      () => anthropicXml.stream(sink, limits),
-    ]),
+  reads: { byFirstCharacter: [{ first: /[A-Za-z_]/, body: OLMO3 }, { markup: ANTHROPIC }] },
 };
 
 /**
@@ -227,11 +217,7 @@ const functionCallsAuto: BlockReader = {
 const toolCallStartAuto: BlockReader = {
   open: '<|tool_call_start|>',
   anywhere: true,
-  stream: (sink, limits) =>
-    byFirstCharacter('<|tool_call_start|>', (c) => (c === '`' ? 1 : 0), [
-      () => lfm2Stream(sink, limits),
-      () => minicpm3Stream(sink, limits),
-    ]),
+  reads: { byFirstCharacter: [{ body: LFM2 }, { first: /`/, body: MINICPM3 }] },
 };
 
 /** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */

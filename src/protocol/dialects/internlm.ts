@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const INTERNLM: BodyForm = {
@@ -23,7 +22,7 @@ const INTERNLM: BodyForm = {
 export const internlm: BlockReader = {
   open: INTERNLM.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(INTERNLM, sink, limits),
+  reads: { body: INTERNLM },
 };
 
 /** InternLM's calls as its template writes them: one block a call, one after another. */

@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
@@ -22,7 +21,7 @@ const FORM: BodyForm = {
   call: {
     ...CALL,
     // The call's id stands where the name does: `functions.get_weather:0`.
-    nameOf: (header) => /^(?:functions\.)?(.*?)(?::\d+)?$/s.exec(header)?.[1]?.trim() ?? '',
+    name: /^(?:functions\.)?(.*?)(?::\d+)?$/s,
   },
 };
 
@@ -36,7 +35,7 @@ export const kimiK2: BlockReader = {
   anywhere: true,
   // Kimi-K2.5 writes its calls inside a <think> it never closes.
   endsThinking: true,
-  stream: (sink, limits) => new BodyReader(FORM, sink, limits),
+  reads: { body: FORM },
 };
 
 /** Kimi-K2's calls as its template writes them, each named by its id (`functions.name:0`). */

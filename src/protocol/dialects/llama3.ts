@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const PYTHON_TAG: BodyForm = {
@@ -31,11 +30,11 @@ const BARE_JSON: BodyForm = {
 export const llama3PythonTag: BlockReader = {
   open: PYTHON_TAG.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(PYTHON_TAG, sink, limits),
+  reads: { body: PYTHON_TAG },
 };
 export const llama3BareJson: BlockReader = {
   open: BARE_JSON.open,
-  stream: (sink, limits) => new BodyReader(BARE_JSON, sink, limits),
+  reads: { body: BARE_JSON },
 };
 
 /**

@@ -1,7 +1,6 @@
-import { type BlockReader, MAX_LEADING_BLANKS, skipBlanks } from '../block.js';
+import type { BlockReader, Confirmation } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const LONGCAT: BodyForm = {
@@ -22,25 +21,21 @@ const LONGCAT: BodyForm = {
 export const longcat: BlockReader = {
   open: LONGCAT.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(LONGCAT, sink, limits),
+  reads: { body: LONGCAT },
 };
 
 /**
- * Whether the body after `<longcat_tool_call>` begins as JSON (`{` or `[` after blanks); null
- * while only blanks have come. LongCat-Flash-Lite writes a name and `<longcat_arg_key>` pairs
- * in the same tags, a form no dialect reads: `auto` leaves it text rather than fail it.
+ * The body after `<longcat_tool_call>` begins as JSON (`{` or `[` after blanks). LongCat-Flash-Lite
+ * writes a name and `<longcat_arg_key>` pairs in the same tags, a form no dialect reads: `auto`
+ * leaves it text rather than fail it.
  */
-function beginsJson(s: string, after: number, final: boolean): boolean | null {
-  const first = skipBlanks(s, after, Math.min(s.length, after + MAX_LEADING_BLANKS));
-  if (first >= s.length) return final ? true : null;
-  return s[first] === '{' || s[first] === '[';
-}
+const BEGINS_JSON: Confirmation = { afterBlanks: /[{[]/, onlyBlanks: true };
 
 /** LongCat's block in `auto`: only where JSON follows the opening. */
 export const longcatAuto: BlockReader = {
   ...longcat,
-  midLine: beginsJson,
-  lineStart: beginsJson,
+  midLine: BEGINS_JSON,
+  lineStart: BEGINS_JSON,
 };
 
 /** Hermes' object in LongCat's own tags; no public template was found to say more. */

@@ -1,7 +1,6 @@
-import { type BlockReader, byFirstCharacter, type ThinkingTags } from '../block.js';
-import { type BodyForm, headerForm } from '../body/form.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
+import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const OPEN = '[TOOL_CALLS]';
@@ -27,9 +26,7 @@ const NAMED: BodyForm = {
   open: OPEN,
   close: '',
   syntax: Syntax.Json,
-  header: headerForm(
-    /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=[{"])/y,
-  ),
+  header: /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=[{"])/y,
 };
 
 /**
@@ -40,11 +37,7 @@ const NAMED: BodyForm = {
 export const mistral: BlockReader = {
   open: OPEN,
   anywhere: true,
-  stream: (sink, limits) =>
-    byFirstCharacter(OPEN, (c) => (c === '[' || c === '{' ? 0 : 1), [
-      () => new BodyReader(LIST, sink, limits),
-      () => new BodyReader(NAMED, sink, limits),
-    ]),
+  reads: { byFirstCharacter: [{ first: /[[{]/, body: LIST }, { body: NAMED }] },
 };
 
 /** Mistral Small 3.2's named calls, as its template writes them (less their `[CALL_ID]`). */

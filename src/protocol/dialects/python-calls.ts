@@ -1,17 +1,11 @@
-import {
-  type BlockLimits,
-  type BlockReader,
-  type BlockSink,
-  confirmedBy,
-  type ThinkingTags,
-} from '../block.js';
+import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { markdownFence } from './fence.js';
 import { PYTHON_CALL, SLOT, type WrittenForm } from './written.js';
 
-const LFM2: BodyForm = {
+/** LFM2's body, which `auto` reads in `<|tool_call_start|>` unless a fence begins it. */
+export const LFM2: BodyForm = {
   format: 'lfm2',
   kind: 'calls',
   open: '<|tool_call_start|>',
@@ -27,13 +21,14 @@ const LFM2: BodyForm = {
 export const lfm2: BlockReader = {
   open: LFM2.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(LFM2, sink, limits),
+  reads: { body: LFM2 },
 };
 
 /** MiniCPM3's fence around its calls: read by the body engine, written by the row below. */
 const FENCE = markdownFence('```python');
 
-const MINICPM3: BodyForm = {
+/** MiniCPM3's body, which `auto` reads in `<|tool_call_start|>` when a fence begins it. */
+export const MINICPM3: BodyForm = {
   format: 'minicpm3',
   kind: 'calls',
   open: '<|tool_call_start|>',
@@ -54,18 +49,11 @@ const MINICPM3: BodyForm = {
 export const minicpm3: BlockReader = {
   open: MINICPM3.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(MINICPM3, sink, limits),
+  reads: { body: MINICPM3 },
 };
 
-/** MiniCPM3's body in 'auto', once its first character (the fence's) says it is not LFM2's. */
-export const minicpm3Stream = (sink: BlockSink, limits: BlockLimits) =>
-  new BodyReader(MINICPM3, sink, limits);
-
-/** LFM2's body in 'auto', once its first character says it is not MiniCPM3's fence. */
-export const lfm2Stream = (sink: BlockSink, limits: BlockLimits) =>
-  new BodyReader(LFM2, sink, limits);
-
-const OLMO3: BodyForm = {
+/** OLMo 3's body, which `auto` reads in `<function_calls>` when a name begins it. */
+export const OLMO3: BodyForm = {
   format: 'olmo3',
   kind: 'calls',
   open: '<function_calls>',
@@ -82,12 +70,8 @@ const OLMO3: BodyForm = {
 export const olmo3: BlockReader = {
   open: OLMO3.open,
   anywhere: true,
-  stream: (sink, limits) => new BodyReader(OLMO3, sink, limits),
+  reads: { body: OLMO3 },
 };
-
-/** OLMo 3's body in 'auto', once its first character says it is not Anthropic's. */
-export const olmo3Stream = (sink: BlockSink, limits: BlockLimits) =>
-  new BodyReader(OLMO3, sink, limits);
 
 const LLAMA4: BodyForm = {
   format: 'llama4',
@@ -99,7 +83,7 @@ const LLAMA4: BodyForm = {
 };
 
 /** `[` then a call's name and `(`. */
-const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y);
+const PYTHON_CALL_HEAD = /\s*[A-Za-z_][\w.-]*\s*\(/y;
 
 /**
  * Llama 4's (and other pythonic models') calls: a Python list of calls, `[get_weather(city=
@@ -109,9 +93,9 @@ const pythonCallHead = confirmedBy(/\s*[A-Za-z_][\w.-]*\s*\(/y);
  */
 export const llama4: BlockReader = {
   open: '[',
-  lineStart: pythonCallHead,
-  midLine: pythonCallHead,
-  stream: (sink, limits) => new BodyReader(LLAMA4, sink, limits),
+  lineStart: PYTHON_CALL_HEAD,
+  midLine: PYTHON_CALL_HEAD,
+  reads: { body: LLAMA4 },
 };
 
 /** LFM2's Python list (its template writes a JSON one, which the reader takes too). */

@@ -1,7 +1,6 @@
 import type { BlockReader } from '../block.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
-import { functionJsonHead } from './functionary.js';
+import { FUNCTION_JSON_HEAD } from './functionary.js';
 import { type NameRule, SLOT, type WrittenForm } from './written.js';
 
 /**
@@ -56,7 +55,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
 export const qwen3Coder: BlockReader = {
   open: OPEN,
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(QWEN3_CODER_FORM, sink, limits),
+  reads: { markup: QWEN3_CODER_FORM },
 };
 
 const BARE: MarkupForm = {
@@ -75,11 +74,8 @@ const BARE: MarkupForm = {
 export const qwen3CoderBare: BlockReader = {
   open: '<function=',
   // `<function=name>{…}` is functionary's JSON body, not Qwen's tags.
-  lineStart: (s, after, final) => {
-    const json = functionJsonHead(s, after, final);
-    return json === null ? null : !json;
-  },
-  stream: (sink, limits) => new MarkupReader(BARE, sink, limits),
+  lineStart: { unless: FUNCTION_JSON_HEAD },
+  reads: { markup: BARE },
 };
 
 /** A name `<function=…>` and `<parameter=…>` can hold. */

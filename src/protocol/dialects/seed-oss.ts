@@ -1,6 +1,5 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { MarkupForm } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
 import { QWEN3_CODER_FORM, qwenWritten } from './qwen3-coder.js';
 
 const OPEN = '<seed:tool_call>';
@@ -23,7 +22,7 @@ const FORM: MarkupForm = {
 export const seedOss: BlockReader = {
   open: OPEN,
   anywhere: true,
-  stream: (sink, limits) => new MarkupReader(FORM, sink, limits),
+  reads: { markup: FORM },
 };
 
 /** Its calls as its template writes them: Qwen3-Coder's tags, each value as it is. */

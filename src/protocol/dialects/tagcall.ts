@@ -1,6 +1,5 @@
 import type { BlockReader } from '../block.js';
 import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
-import { MarkupReader } from '../markup/reader.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -58,7 +57,7 @@ export const TAGCALL_FORM: MarkupForm = {
 
 export const tagcall: BlockReader = {
   open: OPEN,
-  stream: (sink, limits) => new MarkupReader(TAGCALL_FORM, sink, limits),
+  reads: { markup: TAGCALL_FORM },
 };
 
 /**

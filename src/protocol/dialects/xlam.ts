@@ -1,7 +1,6 @@
-import { type BlockReader, confirmedBy } from '../block.js';
+import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BodyReader } from '../body/reader.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const XLAM: BodyForm = {
@@ -16,7 +15,7 @@ const XLAM: BodyForm = {
 };
 
 /** `[` then a first object whose first key is `name` (in either quote). */
-const callListHead = confirmedBy(/\s*\{\s*(?:"name"|'name')\s*:/y);
+const CALL_LIST_HEAD = /\s*\{\s*(?:"name"|'name')\s*:/y;
 
 /**
  * Salesforce xLAM-2's form: the reply is a JSON list of calls, `[{"name": …, "arguments":
@@ -28,10 +27,10 @@ const callListHead = confirmedBy(/\s*\{\s*(?:"name"|'name')\s*:/y);
  */
 export const xlam: BlockReader = {
   open: XLAM.open,
-  lineStart: callListHead,
-  midLine: callListHead,
+  lineStart: CALL_LIST_HEAD,
+  midLine: CALL_LIST_HEAD,
   inFence: true,
-  stream: (sink, limits) => new BodyReader(XLAM, sink, limits),
+  reads: { body: XLAM },
 };
 
 /** xLAM's list as its template writes it; a lazy grammar engages on `[` and the first `"name"`. */
