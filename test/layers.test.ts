@@ -85,7 +85,14 @@ describe('the opening search, the scanner and thinking hold no family', () => {
   ].filter((open) => open.length > 1);
   const families = DIALECTS.filter((dialect) => dialect !== 'tagcall');
 
-  it.each(['openings.ts', 'scanner.ts', 'prose-lines.ts', 'thinking.ts', 'prefilled-thinking.ts'])(
+  it.each([
+    'openings.ts',
+    'scanner.ts',
+    'prose-lines.ts',
+    'thinking.ts',
+    'prefilled-thinking.ts',
+    'built-reader.ts',
+  ])(
     'src/protocol/%s writes no family marker nor name, in code or comments (they are in the declarations)',
     (file) => {
       const text = writtenText(

@@ -158,13 +158,13 @@ function formStream(form: StreamForm | FirstCharacterChoice): StreamMaker {
  * A block whose form is told by the first character of its body that is not blank, after
  * the opening `open`: `pick` gives the index in `makers` of the stream for it (for '' when the
  * input ends first), which then reads the whole block, opening included. The streams are built
- * once a parse and reset for each block (a new body reader per block was a tenth of Mistral's
- * time, most of it the garbage collector's).
+ * once a parse and reset for each block (a new body reader per block was a tenth of a JSON
+ * family's time, most of it the garbage collector's).
  *
  * A class, not an object literal: a literal's `status` getter is a new closure each time, so
  * each stream got a hidden class of its own. Those live in the old generation, and through
  * the getter's closure each one kept its whole parser alive past every minor collection:
- * a fresh parser of `auto` reading one `<tool_call>` cost 24 µs, four fifths of it the
+ * a fresh parser of `auto` reading one short call cost 24 µs, four fifths of it the
  * garbage collector's, against 4 µs now.
  */
 class FirstCharacterStream implements BlockStream {
