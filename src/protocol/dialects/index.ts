@@ -76,7 +76,7 @@ import {
   qwen3CoderBare,
 } from './qwen3-coder.js';
 import { SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
-import { TAGCALL_WRITTEN, tagcall } from './tagcall.js';
+import { TAGCALL_TAGS, TAGCALL_WRITTEN, tagcall } from './tagcall.js';
 import type { WrittenForm } from './written.js';
 import { XLAM_WRITTEN, xlam } from './xlam.js';
 
@@ -187,7 +187,7 @@ const BEGINS_TOOL_CALL_BODY: Confirmation = { afterBlanks: /[<{[A-Za-z_]/, onlyB
  * it), GLM's when it begins with a name.
  */
 const toolCallAuto: BlockReader = {
-  open: '<tool_call>',
+  open: HERMES.open,
   lineStart: BEGINS_TOOL_CALL_BODY,
   midLine: BEGINS_TOOL_CALL_BODY,
   reads: {
@@ -205,7 +205,7 @@ const toolCallAuto: BlockReader = {
  * Python calls when a name does.
  */
 const functionCallsAuto: BlockReader = {
-  open: '<function_calls>',
+  open: OLMO3.open,
   anywhere: true,
   reads: { byFirstCharacter: [{ first: /[A-Za-z_]/, body: OLMO3 }, { markup: ANTHROPIC }] },
 };
@@ -215,21 +215,24 @@ const functionCallsAuto: BlockReader = {
  * LFM2's otherwise (its Python or JSON list).
  */
 const toolCallStartAuto: BlockReader = {
-  open: '<|tool_call_start|>',
+  open: LFM2.open,
   anywhere: true,
   reads: { byFirstCharacter: [{ body: LFM2 }, { first: /`/, body: MINICPM3 }] },
 };
 
+/** The name of an opening tag `<name>`. */
+const tagName = (open: string): string => open.slice(1, -1);
+
 /** Tags other forms own: a tool of that name is not read as a Cline tag (`<think>` stays thinking). */
 const RESERVED_TAGS = new Set([
-  'tool',
-  'think',
-  'thinking',
-  'tool_call',
-  'function_calls',
-  'tool_name',
-  'server_name',
-  'arguments',
+  tagName(TAGCALL_TAGS.open),
+  TAGCALL_TAGS.tool,
+  TAGCALL_TAGS.server,
+  TAGCALL_TAGS.container,
+  tagName(THINK_TAG[0]),
+  tagName(ANTHROPIC_THINKING[0]),
+  tagName(HERMES.open),
+  tagName(OLMO3.open),
 ]);
 
 /** Cline's readers: a tag and a self-closing tag for each tool whose name can be a tag. */
