@@ -189,7 +189,7 @@ export const END_OF_INPUT = {
   'body-word-at-end': {
     id: 'body-word-at-end',
     where:
-      "in a JSON body's value, on a bare word that is no value nor the start of one (`\"x\": yes`)",
+      'in a JSON body\'s value, on a bare word that is no value nor the start of one (`"x": yes`)',
     outcome: 'error',
     code: 'invalid-json',
   },
