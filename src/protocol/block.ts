@@ -8,6 +8,7 @@ import type {
   PartialCall,
   ToolArguments,
 } from './events.js';
+import { LOOKAHEAD } from './lookahead.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
 import type { MarkupForm } from './markup/form.js';
 
@@ -179,7 +180,7 @@ export type ReadForm = StreamForm | { byFirstCharacter: readonly FirstCharacterC
  *   300 characters);
  * - a string: that text follows;
  * - `unless`: the sticky pattern does not match there (awaited alike);
- * - `afterBlanks`: past at most `maxBlanks` blanks (256 when not said), the first character
+ * - `afterBlanks`: past at most `maxBlanks` blanks (`leadingBlanks` of lookahead.ts when not said), the first character
  *   matches the pattern, or (`'tag'`) an opening tag `<name>` stands there; `onlyBlanks`
  *   answers when the input ends on blanks.
  */
@@ -271,4 +272,4 @@ export function skipBlanks(s: string, at: number, end: number): number {
 }
 
 /** How many blanks after an opening are looked through for the body's first character. */
-export const MAX_LEADING_BLANKS = 256;
+export const MAX_LEADING_BLANKS = LOOKAHEAD.leadingBlanks.value;

@@ -15,6 +15,7 @@ import {
 import { bodyTestsOf } from './body/form.js';
 import { BodyReader } from './body/reader.js';
 import type { ParseErrorCode } from './events.js';
+import { LOOKAHEAD } from './lookahead.js';
 import { MarkupReader } from './markup/reader.js';
 import { prefixTestOf } from './regex-prefix.js';
 import { readTag, startsWithAt, type Tag, TagKind } from './tag.js';
@@ -69,7 +70,7 @@ export function builtReader(declared: BlockReader): BuiltReader {
 }
 
 /** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */
-const MAX_HEAD_LOOK = 300;
+const MAX_HEAD_LOOK = LOOKAHEAD.headLook.value;
 
 /** The test a confirmation declares (see `Confirmation`). */
 function testOf(confirmation: Confirmation | undefined): OpeningTest | undefined {

@@ -1,7 +1,8 @@
 import { Char } from './chars.js';
+import { LOOKAHEAD } from './lookahead.js';
 
 /** Longest reference we decode: `&#x10FFFF;` and `&#1114111;` are ten characters. */
-export const MAX_ENTITY_LENGTH = 10;
+export const MAX_ENTITY_LENGTH = LOOKAHEAD.entity.value;
 
 const NAMED: Readonly<Record<string, string>> = {
   lt: '<',

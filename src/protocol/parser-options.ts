@@ -1,5 +1,6 @@
 import type { Dialect } from './dialect-names.js';
 import type { ParserEvent } from './events.js';
+import { LOOKAHEAD } from './lookahead.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
 
 /**
@@ -42,7 +43,7 @@ export const PARSER_DEFAULTS = {
   prefilledThinking: 'auto' as PrefilledThinking,
   maxCallBytes: 8 * 1024 * 1024,
   maxDepth: 32,
-  maxHold: 16 * 1024,
+  maxHold: LOOKAHEAD.maxHold.value,
   generateId: (index: number): string => `call_${index}`,
 };
 

@@ -27,7 +27,7 @@ type Node =
   /** What a trailing lookahead asks for; after it, any text. */
   | { kind: 'lookahead'; item: Node };
 
-/** The longest bounded repeat expanded into states (the declarations' longest is 256). */
+/** The longest bounded repeat expanded into states (the declarations' bounds are lookahead.ts' rows). */
 const MAX_BOUND = 1024;
 
 /** Thrown for a pattern this module cannot answer for. */

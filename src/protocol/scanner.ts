@@ -4,6 +4,7 @@ import { BlockEnd, CallAssembler } from './call-assembler.js';
 import { Char, isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import type { ParserEvent, ThinkingFormat } from './events.js';
 import { Fence } from './fence.js';
+import { LOOKAHEAD } from './lookahead.js';
 import {
   type FoundOpening,
   lineStartOpening,
@@ -38,12 +39,6 @@ enum Top {
 }
 
 /**
- * How far the parser looks along a line to decide it: a fence marker line (backticks or tildes,
- * then blanks), or the blanks after a thinking block's `]`. Longer is text.
- */
-const MAX_LINE_LOOKAHEAD = 256;
-
-/**
  * The streaming parser's top level: text, thinking, and the blocks of calls, chunk by chunk.
  *
  * Outside blocks it works line by line: constructs only begin at a line start (but a special
@@ -59,7 +54,7 @@ export class Scanner implements Parser {
   readonly #table: OpeningTable;
   readonly #openings: OpeningSearch;
   readonly #bracket: BracketWait;
-  readonly #fence = new Fence(MAX_LINE_LOOKAHEAD);
+  readonly #fence = new Fence(LOOKAHEAD.fenceLine.value);
   readonly #prefilledStart: PrefilledStart;
   readonly #calls: CallAssembler;
   readonly #thinking: TagThinking;
@@ -523,7 +518,7 @@ export class Scanner implements Parser {
     if (close !== UNMATCHED) {
       const rel = close - offset;
       // Row 'bracket-closed': blanks up to the end of the input end the line, so it is thinking.
-      const thinking = isBracketThinking(buf, at, rel, MAX_LINE_LOOKAHEAD, final);
+      const thinking = isBracketThinking(buf, at, rel, LOOKAHEAD.bracketLineEnd.value, final);
       if (thinking === null) return false;
       if (thinking) {
         this.#beginThinking(at, 'bracket');

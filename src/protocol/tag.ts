@@ -1,8 +1,9 @@
 import { Char, isNameChar, isNameStart, isSpaceOrTab, isWordChar } from './chars.js';
+import { LOOKAHEAD } from './lookahead.js';
 import { admitsNew, detached } from './names.js';
 
-/** Longest element name read as a tag; anything longer is text. */
-export const MAX_NAME_LENGTH = 256;
+/** An element name and the blanks before its `>` are shorter than this; a longer one is text. */
+export const MAX_NAME_LENGTH = LOOKAHEAD.tagName.value;
 
 export enum TagKind {
   /** Not a tag: the `<` is literal text (`a < b`, `Array<string>`, `<div class="x">`). */

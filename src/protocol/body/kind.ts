@@ -1,5 +1,6 @@
 import type { BlockSink, Streamed } from '../block.js';
 import type { ParseErrorCode } from '../events.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import type { CallBuilder } from './calls.js';
 import type { BodyForm, BodyTests } from './form.js';
 
@@ -29,9 +30,9 @@ export enum State {
 }
 
 /** The longest header (a name, a message's header) read before it is no call. */
-export const MAX_HEADER = 512;
+export const MAX_HEADER = LOOKAHEAD.bodyHeader.value;
 /** The longest fence line held while it may still become one. */
-export const MAX_FENCE = 32;
+export const MAX_FENCE = LOOKAHEAD.bodyFence.value;
 
 /**
  * What the body reader (reader.ts) lends the steps of a kind: its state, its calls, and its

@@ -1,5 +1,6 @@
 import { isWhitespace, JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { createPieces, joinPieces, type Pieces, pushPiece } from '../pieces.js';
 import { commonPrefix, partialSuffixStart, startsWithAt } from '../tag.js';
 import { indexOrEnd, isEscaped, StringEnds } from './string-ends.js';
@@ -36,7 +37,7 @@ export interface Frame {
 }
 
 /** How far past a quote, a comma or a word the reader looks to decide what it is. */
-export const MAX_LOOK = 256;
+export const MAX_LOOK = LOOKAHEAD.jsonToken.value;
 
 /** A newline, return or tab: a repair when it stands raw in a JSON string (`RAW_CONTROLS`). */
 const isRawControl = (c: number) => c === 0x0a || c === 0x0d || c === 0x09;

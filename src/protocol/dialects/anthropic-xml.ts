@@ -1,10 +1,20 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
-/** The attribute `name="…"` (or in single quotes) of an opening tag: the name in group 1 or 2. */
-const NAME_ATTRIBUTE = String.raw`\s{1,64}name\s{0,64}=\s{0,64}(?:"([^"]{0,256})"|'([^']{0,256})')`;
+/** Blanks between the parts of an opening tag, at most. */
+const BLANKS = LOOKAHEAD.markerBlanks.value;
+
+/**
+ * The attribute `name="…"` (or in single quotes) of an opening tag, a name of at most `longest`
+ * characters: the name in group 1 or 2.
+ */
+const nameAttribute = (longest: number) =>
+  String.raw`\s{1,${BLANKS}}name\s{0,${BLANKS}}=\s{0,${BLANKS}}(?:"([^"]{0,${longest}})"|'([^']{0,${longest}})')`;
+const CALL_NAME = nameAttribute(LOOKAHEAD.callName.value);
+const PARAMETER_NAME = nameAttribute(LOOKAHEAD.parameterName.value);
 
 /**
  * `<invoke name="…">` calls with `<parameter name="…">` values, inside `open` … `close`; with
@@ -26,7 +36,7 @@ function invokeForm(
     wrapper: { open, close },
     call: {
       start: invoke,
-      read: namedOpening(invoke, new RegExp(`${invoke}${NAME_ATTRIBUTE}\\s{0,64}>`, 'y')),
+      read: namedOpening(invoke, new RegExp(`${invoke}${CALL_NAME}\\s{0,${BLANKS}}>`, 'y')),
       close: `</${prefix}invoke>`,
       closeInValue: 'next-call',
       reopenFails: false,
@@ -36,7 +46,7 @@ function invokeForm(
     parameter: {
       read: namedOpening(
         parameter,
-        new RegExp(`${parameter}${NAME_ATTRIBUTE}${attributes}\\s{0,64}>`, 'y'),
+        new RegExp(`${parameter}${PARAMETER_NAME}${attributes}\\s{0,${BLANKS}}>`, 'y'),
       ),
       close: `</${prefix}parameter>`,
       unclosed: `${parameter}> was not closed with </${prefix}parameter>`,
@@ -84,7 +94,7 @@ export const minimaxM2: BlockReader = {
 const DSML = '｜DSML｜';
 
 /** Whether a DSML parameter's value is text (`"true"`) or JSON (`"false"`), as its template writes it. */
-const DSML_STRING_ATTRIBUTE = String.raw`(?:\s{1,64}string\s{0,64}=\s{0,64}"[^"]{0,16}")?`;
+const DSML_STRING_ATTRIBUTE = String.raw`(?:\s{1,${BLANKS}}string\s{0,${BLANKS}}=\s{0,${BLANKS}}"[^"]{0,${LOOKAHEAD.markerFlag.value}}")?`;
 
 /**
  * DSML's shape under `marker`: `<{marker}{block}>` around `<{marker}invoke name="…">` calls,
@@ -141,7 +151,7 @@ const STEP3: MarkupForm = {
     read: namedOpening(
       STEP3_CALL,
       new RegExp(
-        `${STEP3_CALL}(?:\\s{0,64}function\\s{0,64}${STEP3_SEP})?\\s{0,64}<${STEP3_PREFIX}invoke${NAME_ATTRIBUTE}\\s{0,64}>`,
+        `${STEP3_CALL}(?:\\s{0,${BLANKS}}function\\s{0,${BLANKS}}${STEP3_SEP})?\\s{0,${BLANKS}}<${STEP3_PREFIX}invoke${CALL_NAME}\\s{0,${BLANKS}}>`,
         'y',
       ),
       (match) =>
@@ -185,7 +195,12 @@ function invokeParameters(
 ): WrittenElements {
   return {
     kind: 'text',
-    names: { maxLength: 256, nonEmpty: false, trimmed: false, forbidden: '"' },
+    names: {
+      maxLength: LOOKAHEAD.parameterName.value,
+      nonEmpty: false,
+      trimmed: false,
+      forbidden: '"',
+    },
     open: [
       `<${prefix}parameter name="`,
       SLOT.key,

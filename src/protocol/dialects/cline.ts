@@ -1,4 +1,5 @@
 import type { BlockReader, Confirmation } from '../block.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { literalOpening, type MarkupForm, type ValueTexts } from '../markup/form.js';
 import { anyOpeningTag } from './tagcall.js';
 import { SLOT, type WrittenForm } from './written.js';
@@ -55,10 +56,14 @@ export function clineReader(toolName: string): BlockReader {
 
 /**
  * A Cline tool tag in the middle of a line opens a call only when a parameter tag follows it
- * directly (fewer than 256 blanks and newlines before it): prose names tools (`use <read_file>
- * to …`).
+ * directly (blanks and newlines before it, at most `clineMidLine`): prose names tools
+ * (`use <read_file> to …`).
  */
-const PARAMETER_FOLLOWS: Confirmation = { afterBlanks: 'tag', maxBlanks: 255, onlyBlanks: false };
+const PARAMETER_FOLLOWS: Confirmation = {
+  afterBlanks: 'tag',
+  maxBlanks: LOOKAHEAD.clineMidLine.value,
+  onlyBlanks: false,
+};
 
 /**
  * `<list_files/>` at a line start: a call of a known tool without arguments (models write the

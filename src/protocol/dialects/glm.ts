@@ -1,4 +1,5 @@
 import type { BlockReader } from '../block.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -8,6 +9,8 @@ const KEY = '<arg_key>';
 const KEY_CLOSE = '</arg_key>';
 const VALUE = '<arg_value>';
 const VALUE_CLOSE = '</arg_value>';
+/** Blanks between `<tool_call>`, the name and the line's end, at most. */
+const BLANKS = LOOKAHEAD.markerBlanks.value;
 
 /** What GLM's readers say of `\n` written as two characters between its tags. */
 const ESCAPED =
@@ -23,7 +26,10 @@ export const GLM_FORM: MarkupForm = {
     start: CALL,
     read: namedOpening(
       CALL,
-      /<tool_call>[ \t]{0,64}([^\s<>{}[\]"\\]{1,256})((?:[ \t]|\\[nrt]){0,64})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))/y,
+      new RegExp(
+        String.raw`<tool_call>[ \t]{0,${BLANKS}}([^\s<>{}[\]"\\]{1,${LOOKAHEAD.callName.value}})((?:[ \t]|\\[nrt]){0,${BLANKS}})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))`,
+        'y',
+      ),
       (match) => (match[2].includes('\\') ? ESCAPED : undefined),
       (match) => match[2].includes('\\'),
     ),
@@ -36,7 +42,10 @@ export const GLM_FORM: MarkupForm = {
   parameter: {
     read: namedOpening(
       KEY,
-      /<arg_key>([^<]{1,256})<\/arg_key>([^<]{0,256})<arg_value>/y,
+      new RegExp(
+        String.raw`<arg_key>([^<]{1,${LOOKAHEAD.parameterName.value}})<\/arg_key>([^<]{0,${LOOKAHEAD.keyValueGap.value}})<arg_value>`,
+        'y',
+      ),
       (match) =>
         /^\s*$/.test(match[2])
           ? undefined
@@ -73,7 +82,12 @@ export const glm: BlockReader = {
 export const GLM_WRITTEN: WrittenForm = {
   args: {
     kind: 'text',
-    names: { maxLength: 256, nonEmpty: true, trimmed: true, forbidden: '<' },
+    names: {
+      maxLength: LOOKAHEAD.parameterName.value,
+      nonEmpty: true,
+      trimmed: true,
+      forbidden: '<',
+    },
     open: [KEY, SLOT.key, `${KEY_CLOSE}\n${VALUE}`],
     close: VALUE_CLOSE,
     after: '\n',

@@ -1,6 +1,7 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const OPEN = '[TOOL_CALLS]';
@@ -26,7 +27,10 @@ const NAMED: BodyForm = {
   open: OPEN,
   close: '',
   syntax: Syntax.Json,
-  header: /\s*([^\s[\]{}"]{1,256}?)\s*(?:\[CALL_ID\][^[]{0,256})?(?:\[ARGS\])?\s*(?=[{"])/y,
+  header: new RegExp(
+    String.raw`\s*([^\s[\]{}"]{1,${LOOKAHEAD.callName.value}}?)\s*(?:\[CALL_ID\][^[]{0,${LOOKAHEAD.callId.value}})?(?:\[ARGS\])?\s*(?=[{"])`,
+    'y',
+  ),
 };
 
 /**

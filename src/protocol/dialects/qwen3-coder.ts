@@ -1,16 +1,18 @@
 import type { BlockReader } from '../block.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
 import { FUNCTION_JSON_HEAD } from './functionary.js';
 import { type NameRule, SLOT, type WrittenForm } from './written.js';
 
 /**
- * A name as Qwen3-Coder's template writes it (`<function=name>`), or in quotes, as some models
- * and tools write it (`<function="name">`): read without them, with a warning.
+ * A name of at most `longest` characters as Qwen3-Coder's template writes it
+ * (`<function=name>`), or in quotes, as some models and tools write it (`<function="name">`):
+ * read without them, with a warning.
  */
-const quotedOr = (tag: string) =>
+const quotedOr = (tag: string, longest: number) =>
   namedOpening(
     `<${tag}=`,
-    new RegExp(`<${tag}=(?:"([^"\\n>]{1,256})"|([^>\\n]{1,256}))>`, 'y'),
+    new RegExp(`<${tag}=(?:"([^"\\n>]{1,${longest}})"|([^>\\n]{1,${longest}}))>`, 'y'),
     (match) =>
       match[1] === undefined
         ? undefined
@@ -27,7 +29,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   wrapper: { open: OPEN, close: CLOSE },
   call: {
     start: '<function',
-    read: quotedOr('function'),
+    read: quotedOr('function', LOOKAHEAD.callName.value),
     close: '</function>',
     closeInValue: 'next-call',
     reopenFails: false,
@@ -35,7 +37,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
     unclosed: '<function=…> was not closed with </function>',
   },
   parameter: {
-    read: quotedOr('parameter'),
+    read: quotedOr('parameter', LOOKAHEAD.parameterName.value),
     close: '</parameter>',
     unclosed: '<parameter=…> was not closed with </parameter>',
     reopens: '<parameter=',
@@ -79,7 +81,12 @@ export const qwen3CoderBare: BlockReader = {
 };
 
 /** A name `<function=…>` and `<parameter=…>` can hold. */
-const TAG_NAME: NameRule = { maxLength: 256, nonEmpty: true, trimmed: true, forbidden: '>\n\r' };
+const TAG_NAME: NameRule = {
+  maxLength: LOOKAHEAD.parameterName.value,
+  nonEmpty: true,
+  trimmed: true,
+  forbidden: '>\n\r',
+};
 
 const TAGS = [OPEN, CLOSE, '<function=', '</function>', '<parameter=', '</parameter>'];
 

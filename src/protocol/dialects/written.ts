@@ -1,3 +1,4 @@
+import { LOOKAHEAD } from '../lookahead.js';
 import { type ValueTexts, valueTextOf } from '../markup/form.js';
 
 /**
@@ -55,10 +56,12 @@ export type NameRule =
   | 'element-name'
   | { maxLength: number; nonEmpty: boolean; trimmed: boolean; forbidden: string };
 
-/** Whether the parser reads `name` as a tag name (its `MAX_NAME_LENGTH` included). */
+/** An XML name: a name-start character, then name characters. */
+const ELEMENT_NAME = /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]*$/u;
+
+/** Whether the parser reads `name` as a tag name (its length bound included). */
 export const isElementName = (name: string): boolean =>
-  /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]{0,255}$/u.test(name) &&
-  name.length <= 256;
+  name.length <= LOOKAHEAD.tagName.value && ELEMENT_NAME.test(name);
 
 /** Whether `rule` admits `key` as an argument's name. */
 export function admitsName(rule: NameRule, key: string): boolean {

@@ -1,5 +1,6 @@
 import { skipBlanks } from '../block.js';
 import { isLineEnd, isSpaceOrTab } from '../chars.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import type { PartialToken } from '../partial-token.js';
 import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ArgumentsTree } from './arguments-tree.js';
@@ -14,7 +15,7 @@ import type { MarkupForm } from './form.js';
  */
 
 /** How far past a candidate closing tag the reader looks for what confirms it. */
-export const MAX_CONFIRM_BLANKS = 256;
+export const MAX_CONFIRM_BLANKS = LOOKAHEAD.closeConfirm.value;
 
 /**
  * Where the text after `at` goes on past blanks and newlines; -1 when there are too many. With

@@ -1,4 +1,5 @@
 import type { CallFormat } from '../events.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { mayBecomeMatch } from '../regex-prefix.js';
 import { startsWithAt } from '../tag.js';
 import type { ValueText } from './value-text.js';
@@ -131,7 +132,7 @@ export const closeOf = (close: ParameterClose, key: string): string =>
   typeof close === 'string' ? close : close.before + key + close.after;
 
 /** The longest opening tag a reader waits for before deciding it is none. */
-export const MAX_OPENING = 640;
+export const MAX_OPENING = LOOKAHEAD.openingTag.value;
 
 /**
  * `<prefix…>` read by a sticky `pattern` (name in group 1 or 2): partial while `s` ends within
