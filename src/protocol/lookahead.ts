@@ -63,14 +63,16 @@ export const LOOKAHEAD = Object.freeze({
     bounds:
       'blanks and newlines between a candidate closing tag of a markup dialect and what confirms it (fewer than this)',
     past: 'text',
-    pastMeans: "the closing tag is the value's text",
+    pastMeans:
+      "the closing tag is the value's text (the element may then end unclosed, `unclosed-element`)",
   }),
   openingTag: row({
     value: 640,
     bounds:
       'a partial opening tag of a markup dialect (`<invoke name="…">`), held while it may still match',
-    past: 'text',
-    pastMeans: 'it is no opening: the text of the block or value it stands in',
+    past: 'warning',
+    pastMeans:
+      "it is no opening: a parameter's is stray text (`stray-text`), a call's fails with `missing-tool-name`",
   }),
   callName: row({
     value: 256,
@@ -148,9 +150,11 @@ export const LOOKAHEAD = Object.freeze({
   }),
   bodyFence: row({
     value: 32,
-    bounds: "a partial code fence (```` ```json ````) a body's form expects after its opening",
-    past: 'warning',
-    pastMeans: 'read without the fence: `missing-wrapper`',
+    bounds:
+      "a partial code fence line (```` ```python ````) a body's form expects after its opening, before its newline",
+    past: 'error',
+    pastMeans:
+      'read without the fence (`missing-wrapper`): the fence line is then no JSON or Python (`invalid-json`)',
   }),
 } satisfies Record<string, LookaheadBound>);
 
