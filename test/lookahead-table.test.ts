@@ -202,3 +202,32 @@ describe('look-ahead bounds are written only in src/protocol/lookahead.ts', () =
     ]);
   });
 });
+
+describe("docs/parser.md's table of look-ahead bounds", () => {
+  const docs = readFileSync(new URL('../docs/parser.md', import.meta.url), 'utf8');
+  const header = '| bound | value | what it bounds | past it |';
+  /** The table's rows: name, value cell and outcome cell. */
+  const rows = () => {
+    const lines = docs.slice(docs.indexOf(header)).split('\n').slice(2);
+    const table = lines.slice(
+      0,
+      lines.findIndex((line) => !line.startsWith('|')),
+    );
+    return table.map((line) => {
+      const [name, value, , past] = line.split(' | ');
+      return { name: name.replace(/^\| `|`$/g, ''), value, past };
+    });
+  };
+
+  it('lists every row of lookahead.ts, in its order, with its value and outcome', () => {
+    expect(docs).toContain(header);
+    expect(rows().map((row) => row.name)).toEqual(Object.keys(LOOKAHEAD));
+    for (const row of rows()) {
+      const bound = LOOKAHEAD[row.name as keyof typeof LOOKAHEAD];
+      expect(row.value.split(' ')[0], row.name).toBe(String(bound.value));
+      if (bound.option !== undefined)
+        expect(row.value, row.name).toContain(`option \`${bound.option}\``);
+      expect(row.past.startsWith(`${bound.past}:`), row.name).toBe(true);
+    }
+  });
+});

@@ -144,14 +144,14 @@ export const LOOKAHEAD = Object.freeze({
   bodyHeader: row({
     value: 512,
     bounds:
-      "a named body's header before its arguments: Mistral's `name[ARGS]`, a section's call header, a message header (gpt-oss' `… to=functions.f <|message|>`)",
+      "a named body's header before its arguments, from the block's start: Mistral's `name[ARGS]`, a section's call header, a gpt-oss message header",
     past: 'error',
     pastMeans: 'no call: `missing-tool-name` or `incomplete-tool-call`',
   }),
   bodyFence: row({
     value: 32,
     bounds:
-      "a partial code fence line (```` ```python ````) a body's form expects after its opening, before its newline",
+      "a partial code fence line a body's form expects after its opening (MiniCPM3's, DeepSeek V3's), before its newline",
     past: 'error',
     pastMeans:
       'read without the fence (`missing-wrapper`): the fence line is then no JSON or Python (`invalid-json`)',
