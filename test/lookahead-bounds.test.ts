@@ -3,6 +3,7 @@
 // chunks. The inputs are built from the row's value, so a changed value is tested where it
 // now stands; a row without a case here fails the first test.
 import { describe, expect, it } from 'vitest';
+import { isElementName } from '../src/protocol/dialects/index.js';
 import { LOOKAHEAD, type LookaheadName } from '../src/protocol/lookahead.js';
 import { type ParseOptions, type ParseResult, parse } from './support/all.js';
 import { feedChunks } from './support/chunk.js';
@@ -221,6 +222,20 @@ describe('each look-ahead bound at its value and just past it', () => {
       expect(read(past.chunked)).toBe(testCase.past);
       // The known fault stays pinned: once a whole input is decided as chunks are, this fails.
       expect(read(past.whole)).toBe(testCase.wholeReadsPast ? testCase.at : testCase.past);
+    });
+  }
+});
+
+describe('the names the renderer and grammars write as elements are the ones the parser reads', () => {
+  // `tagName` bounds a name and the blanks before `>`: the longest element name is one less.
+  // isElementName decides which argument names the <tool> and Cline grammars write as elements.
+  for (const length of [LOOKAHEAD.tagName.value - 1, LOOKAHEAD.tagName.value]) {
+    const name = 'k'.repeat(length);
+    it(`a name of ${length} characters: an element name exactly when the parser reads it`, () => {
+      const read = parse(tool(`<${name}>x</${name}>`));
+      const readAsElement = read.warnings.length === 0 && read.calls[0]?.arguments[name] === 'x';
+      expect(isElementName(name)).toBe(readAsElement);
+      expect(readAsElement).toBe(length < LOOKAHEAD.tagName.value);
     });
   }
 });

@@ -48,7 +48,7 @@ export const LOOKAHEAD = Object.freeze({
   tagName: row({
     value: 256,
     bounds:
-      "a `<tool>` element's name and the blanks before its `>`, fewer than this many characters (also which names the renderer writes as elements)",
+      "a `<tool>` element's name and the blanks before its `>`, fewer than this many characters (so the grammars write as elements only names one shorter)",
     past: 'text',
     pastMeans: "the `<` is text (inside a value, the value's text)",
   }),
@@ -84,7 +84,7 @@ export const LOOKAHEAD = Object.freeze({
   parameterName: row({
     value: 256,
     bounds:
-      'a parameter\'s name written in a declared marker: `<parameter=NAME>`, `<parameter name="NAME">`, GLM\'s `<arg_key>NAME</arg_key>` (also which keys the renderer writes there)',
+      'a parameter\'s name written in a declared marker: `<parameter=NAME>`, `<parameter name="NAME">`, GLM\'s `<arg_key>NAME</arg_key>` (and which keys the grammars write there)',
     past: 'warning',
     pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
   }),

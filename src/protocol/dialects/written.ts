@@ -59,9 +59,12 @@ export type NameRule =
 /** An XML name: a name-start character, then name characters. */
 const ELEMENT_NAME = /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]*$/u;
 
-/** Whether the parser reads `name` as a tag name (its length bound included). */
+/**
+ * Whether the parser reads `name` as a tag name: `tagName` bounds a name and the blanks before
+ * its `>`, so the longest name is one shorter than the bound.
+ */
 export const isElementName = (name: string): boolean =>
-  name.length <= LOOKAHEAD.tagName.value && ELEMENT_NAME.test(name);
+  name.length < LOOKAHEAD.tagName.value && ELEMENT_NAME.test(name);
 
 /** Whether `rule` admits `key` as an argument's name. */
 export function admitsName(rule: NameRule, key: string): boolean {
