@@ -172,6 +172,14 @@ const CASES: Record<LookaheadName, BoundCase> = {
     at: 'call',
     past: 'warning repaired-json',
   },
+  pythonCallParen: {
+    options: { dialect: 'lfm2' },
+    input: (value, past) =>
+      `<|tool_call_start|>[f${blanks(value + (past ? 1 : 0))}(k=1)]<|tool_call_end|>`,
+    at: 'call',
+    past: 'error invalid-json',
+    wholeReadsPast: true,
+  },
   bodyHeader: {
     // gpt-oss' header: `value` characters from the block's start to `<|message|>`.
     options: { dialect: 'gpt-oss' },
@@ -211,9 +219,11 @@ describe('each look-ahead bound at its value and just past it', () => {
   for (const [name, bound] of Object.entries(LOOKAHEAD) as Array<
     [LookaheadName, (typeof LOOKAHEAD)[LookaheadName]]
   >) {
-    const testCase = CASES[name];
-    const read = testCase.read ?? summary;
     it(`${name} (${bound.value}): read at the bound; past it, ${bound.past}`, () => {
+      const testCase: BoundCase | undefined = CASES[name];
+      expect(testCase, `a case for the row ${name}`).toBeDefined();
+      if (testCase === undefined) return;
+      const read = testCase.read ?? summary;
       expect(testCase.past.startsWith(bound.past)).toBe(true);
       const at = results(testCase.input(bound.value, false), testCase.options);
       expect(read(at.whole)).toBe(testCase.at);

@@ -27,7 +27,7 @@ export const LOOKAHEAD = Object.freeze({
     value: 16 * 1024,
     option: 'maxHold',
     bounds:
-      "characters held undecided at the top level: a line-start `[` waiting for its `]`, the start of an `'auto'` reply that may be pre-filled thinking (its `</think>`)",
+      "at most this many characters held undecided at the top level: a line-start `[` waiting for its `]`, the start of an `'auto'` reply that may be pre-filled thinking (its `</think>`)",
     past: 'text',
     pastMeans: 'the `[` is text; the reply did not begin in thinking',
   }),
@@ -54,7 +54,7 @@ export const LOOKAHEAD = Object.freeze({
   }),
   entity: row({
     value: 10,
-    bounds: 'a character reference from its `&` through `;` (`&#x10FFFF;` is the longest)',
+    bounds: 'a character reference from its `&` through `;`, at most (`&#x10FFFF;` is the longest)',
     past: 'text',
     pastMeans: 'the `&` is literal text',
   }),
@@ -69,7 +69,7 @@ export const LOOKAHEAD = Object.freeze({
   openingTag: row({
     value: 640,
     bounds:
-      'a partial opening tag of a markup dialect (`<invoke name="…">`), held while it may still match',
+      'a partial opening tag of a markup dialect (`<invoke name="…">`), held while it may still match, at most',
     past: 'warning',
     pastMeans:
       "it is no opening: a parameter's is stray text (`stray-text`), a call's fails with `missing-tool-name`",
@@ -77,53 +77,53 @@ export const LOOKAHEAD = Object.freeze({
   callName: row({
     value: 256,
     bounds:
-      "a call's name written in a declared marker: `<function=NAME>`, `<invoke name=\"NAME\">`, GLM's `<tool_call>NAME`, Mistral's `[TOOL_CALLS]NAME`",
+      "a call's name written in a declared marker, at most: `<function=NAME>`, `<invoke name=\"NAME\">`, GLM's `<tool_call>NAME`, Mistral's `[TOOL_CALLS]NAME`",
     past: 'error',
     pastMeans: 'the call is not opened: `missing-tool-name`, its block kept as text',
   }),
   parameterName: row({
     value: 256,
     bounds:
-      'a parameter\'s name written in a declared marker: `<parameter=NAME>`, `<parameter name="NAME">`, GLM\'s `<arg_key>NAME</arg_key>` (and which keys the grammars write there)',
+      'a parameter\'s name written in a declared marker, at most: `<parameter=NAME>`, `<parameter name="NAME">`, GLM\'s `<arg_key>NAME</arg_key>` (and which keys the grammars write there)',
     past: 'warning',
     pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
   }),
   markerBlanks: row({
     value: 64,
     bounds:
-      "blanks between the parts of a declared marker: after GLM's `<tool_call>` and its name, around `name=`, before an opening's `>`, around Step3's `function`",
+      "blanks between the parts of a declared marker, at most: after GLM's `<tool_call>` and its name, around `name=`, before an opening's `>`, around Step3's `function`",
     past: 'error',
     pastMeans: "the marker is not read: a call's opening fails with `missing-tool-name`",
   }),
   markerFlag: row({
     value: 16,
-    bounds: 'the value of DSML\'s `string="…"` attribute on a parameter',
+    bounds: 'the value of DSML\'s `string="…"` attribute on a parameter, at most',
     past: 'warning',
     pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
   }),
   callId: row({
     value: 256,
-    bounds: "Mistral's call id after `[CALL_ID]`",
+    bounds: "Mistral's call id after `[CALL_ID]`, at most",
     past: 'error',
     pastMeans: 'the call is not opened: `missing-tool-name`, its block kept as text',
   }),
   keyValueGap: row({
     value: 256,
-    bounds: "GLM's text between `</arg_key>` and `<arg_value>`",
+    bounds: "GLM's text between `</arg_key>` and `<arg_value>`, at most",
     past: 'warning',
     pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
   }),
   leadingBlanks: row({
     value: 256,
     bounds:
-      "blanks after a shared opening (`<tool_call>`, `<longcat_tool_call>`) in `'auto'` before the body's first character, which picks the family",
+      "blanks after a shared opening (`<tool_call>`, `<longcat_tool_call>`) in `'auto'` before the body's first character (which picks the family), at most",
     past: 'text',
     pastMeans: 'the opening is text',
   }),
   headLook: row({
     value: 300,
     bounds:
-      'what follows an opening that confirms it as a call (a name and `(`, `name>{`, `[{"name"`: xLAM, Functionary, Hermes\' bare forms, Python calls), from the end of the opening',
+      'at most this many characters after an opening that confirm it as a call (a name and `(`, `name>{`, `[{"name"`: xLAM, Functionary, Hermes\' bare forms, Python calls), from the end of the opening',
     past: 'text',
     pastMeans: 'the opening is text',
   }),
@@ -137,21 +137,27 @@ export const LOOKAHEAD = Object.freeze({
   jsonToken: row({
     value: 256,
     bounds:
-      "blanks after a JSON string's quote, and after the comma that follows it, that decide whether the quote closes the string; blanks between a Python call's name and its `(`",
+      "at most this many blanks after a JSON string's quote, and after the comma that follows it, that decide whether the quote closes the string",
     past: 'warning',
     pastMeans: "the quote is the string's text: the string is repaired (`repaired-json`)",
+  }),
+  pythonCallParen: row({
+    value: 256,
+    bounds: "blanks between a Python call's name and its `(` in a Python body, at most",
+    past: 'error',
+    pastMeans: 'the name is no call: the body is no Python (`invalid-json`)',
   }),
   bodyHeader: row({
     value: 512,
     bounds:
-      "a named body's header before its arguments, from the block's start: Mistral's `name[ARGS]`, a section's call header, a gpt-oss message header",
+      "a named body's header before its arguments, from the block's start, at most: Mistral's `name[ARGS]`, a section's call header, a gpt-oss message header",
     past: 'error',
     pastMeans: 'no call: `missing-tool-name` or `incomplete-tool-call`',
   }),
   bodyFence: row({
     value: 32,
     bounds:
-      "a partial code fence line a body's form expects after its opening (MiniCPM3's, DeepSeek V3's), before its newline",
+      "a partial code fence line a body's form expects after its opening (MiniCPM3's, DeepSeek V3's) before its newline, at most",
     past: 'error',
     pastMeans:
       'read without the fence (`missing-wrapper`): the fence line is then no JSON or Python (`invalid-json`)',

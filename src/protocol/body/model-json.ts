@@ -1,4 +1,5 @@
 import type { JsonValue, ToolArguments } from '../events.js';
+import { LOOKAHEAD } from '../lookahead.js';
 import { createObject } from '../markup/arguments-tree.js';
 import { sharedName } from '../names.js';
 import { startsWithAt } from '../tag.js';
@@ -7,13 +8,15 @@ import {
   type CUT_CLOSE,
   type Frame,
   isWordStart,
-  MAX_LOOK,
   Mode,
   ModelStringReader,
   NONE,
   WORD,
 } from './model-strings.js';
 import { Container, Syntax } from './value-events.js';
+
+/** How many blanks may stand between a Python call's name and its `(`. */
+const MAX_PAREN_LOOK = LOOKAHEAD.pythonCallParen.value;
 
 /** What a reader of values is given and tells: its API, with the reader's. */
 export {
@@ -317,7 +320,7 @@ export class ModelJsonReader extends ModelStringReader {
     // 'body-word-at-end').
     if (this.config.syntax === Syntax.Python) {
       const paren = blanksEnd(s, end);
-      if (paren >= s.length && !final && paren - end <= MAX_LOOK) return -j - 1;
+      if (paren >= s.length && !final && paren - end <= MAX_PAREN_LOOK) return -j - 1;
       if (s.charCodeAt(paren) === 0x28)
         return this.#openContainer(Container.Call, j, paren + 1, word);
     }

@@ -36,8 +36,8 @@ export interface Frame {
   name: string;
 }
 
-/** How far past a quote, a comma or a word the reader looks to decide what it is. */
-export const MAX_LOOK = LOOKAHEAD.jsonToken.value;
+/** How far past a string's quote, and the comma after it, the reader looks to decide it closes. */
+const MAX_LOOK = LOOKAHEAD.jsonToken.value;
 
 /** A newline, return or tab: a repair when it stands raw in a JSON string (`RAW_CONTROLS`). */
 const isRawControl = (c: number) => c === 0x0a || c === 0x0d || c === 0x09;
