@@ -236,6 +236,15 @@ describe('each look-ahead bound at its value and just past it', () => {
   }
 });
 
+describe("a known fault beyond the rows' cases", () => {
+  it("bodyHeader: Mistral's header past the bound is read whole, not in chunks", () => {
+    const input = `[TOOL_CALLS]f${blanks(LOOKAHEAD.bodyHeader.value)}[ARGS]{"k": 1}`;
+    const { whole, chunked } = results(input, { dialect: 'mistral' });
+    expect(summary(whole)).toBe('call');
+    expect(summary(chunked)).toBe('error missing-tool-name');
+  });
+});
+
 describe('the names the renderer and grammars write as elements are the ones the parser reads', () => {
   // `tagName` bounds a name and the blanks before `>`: the longest element name is one less.
   // isElementName decides which argument names the <tool> and Cline grammars write as elements.
