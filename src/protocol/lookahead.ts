@@ -3,7 +3,8 @@
  * decides: one row each, with what it bounds and what the parser makes of input past it. The
  * engine's modules and the declarations read their bounds here (a declaration's pattern is
  * built from a row's value), so a bound is written once; docs/parser.md lists the same rows
- * (test/lookahead.test.ts checks both, and each row's outcome at the bound and just past it).
+ * (test/lookahead-table.test.ts checks both; test/lookahead-bounds.test.ts each row's outcome at
+ * the bound and just past it).
  */
 
 /** What input past a bound becomes: text, a recovery with a warning, or a call's error. */
