@@ -9,6 +9,7 @@ import {
 } from '../src/protocol/block.js';
 import type { BuiltReader } from '../src/protocol/built-reader.js';
 import { CallAssembler } from '../src/protocol/call-assembler.js';
+import { DIALECT_RECOVERIES } from '../src/protocol/dialects/index.js';
 import {
   END_OF_INPUT,
   type EndOfInputId,
@@ -16,6 +17,7 @@ import {
 } from '../src/protocol/end-of-input.js';
 import type { ParserEvent } from '../src/protocol/events.js';
 import { createFold, type ParseOptions, type ParseResult } from '../src/protocol/parse.js';
+import { recoveryMessage } from '../src/protocol/recoveries.js';
 import { createParser, parse } from './support/all.js';
 
 // #42 item 2: the end of the input is decided from one table. Each row gets an input that ends
@@ -164,15 +166,27 @@ function feed(c: EndCase, size: number): { result: ParseResult; held: number } {
   return { result: fold.result(), held };
 }
 
-/** The row's message for the case's markers, when the row has one. */
-function messageOf(row: EndOfInputRow, markers: readonly string[]): string | undefined {
-  if (row.code === undefined || row.message === undefined) return undefined;
-  return (row.message as (...parts: string[]) => string)(...markers);
+/**
+ * The row's message for the case's markers, when the row has one: an error row's own, a
+ * warning row's from its recovery's row in the case's dialect's declaration (whose code it is).
+ */
+function messageOf(row: EndOfInputRow, c: EndCase): string | undefined {
+  const markers = c.markers ?? [];
+  if (row.code === undefined) return undefined;
+  if (row.outcome === 'error')
+    return row.message === undefined
+      ? undefined
+      : (row.message as (...parts: string[]) => string)(...markers);
+  const dialect = c.options?.dialect ?? 'tagcall';
+  if (dialect === 'auto') throw new Error(`${row.id}: name the dialect whose words it checks`);
+  const recovery = DIALECT_RECOVERIES[dialect][row.recovery];
+  expect(recovery?.code, `${dialect} declares ${row.recovery} as ${row.code}`).toBe(row.code);
+  return recovery === undefined ? undefined : recoveryMessage(recovery, { close: markers[0] });
 }
 
 /** Checks the outcome the row says on one way of reading the case. */
 function expectOutcome(row: EndOfInputRow, c: EndCase, result: ParseResult): void {
-  const message = messageOf(row, c.markers ?? []);
+  const message = messageOf(row, c);
   const noticed = {
     ...(message !== undefined && { message }),
     ...(c.offset !== undefined && { offset: c.offset }),

@@ -29,7 +29,7 @@ function recorder(log: unknown[]): ValueEvents {
       else log.push(['text', depth, text]);
     },
     value: (depth, value, end) => log.push(['value', depth, JSON.stringify(value), end]),
-    warn: (code, _message, at) => log.push(['warn', code, at]),
+    repaired: (kind, _detail, at) => log.push(['warn', kind, at]),
   };
 }
 
@@ -123,7 +123,7 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
       const read = readModelValue(text);
       if (value === null) continue;
       expect(read.ok && read.value, text).toEqual(value);
-      expect(read.ok && read.warnings.map((w) => w.code), text).toEqual(['repaired-json']);
+      expect(read.ok && read.warnings.map((w) => w.kind), text).toEqual(['repaired-json']);
     }
   });
 
@@ -137,7 +137,7 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
       `{"a": "${long}\n${long}", "b": "x\\ny"}`,
     ]) {
       const read = readModelValue(text);
-      expect(read.ok && read.warnings.map((w) => [w.code, w.at]), text).toEqual([
+      expect(read.ok && read.warnings.map((w) => [w.kind, w.at]), text).toEqual([
         ['repaired-json', text.indexOf('\n')],
       ]);
       expect(read.ok && read.value, text).toEqual(
@@ -165,7 +165,7 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
   it('keeps a number JavaScript cannot hold exactly as written, with inexact-number', () => {
     const read = readModelValue(`{"a": 1e999, "b": 4e523, "c": ${'9'.repeat(309)}, "d": 1.5}`);
     expect(read.ok && read.value).toEqual({ a: '1e999', b: '4e523', c: '9'.repeat(309), d: 1.5 });
-    expect(read.ok && read.warnings.map((w) => w.code)).toEqual([
+    expect(read.ok && read.warnings.map((w) => w.kind)).toEqual([
       'inexact-number',
       'inexact-number',
       'inexact-number',

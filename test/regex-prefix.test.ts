@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Syntax } from '../src/protocol/body/value-events.js';
 import { builtReader } from '../src/protocol/built-reader.js';
 import { blockReaders } from '../src/protocol/dialects/index.js';
+import { BODY_RECOVERIES } from '../src/protocol/dialects/recoveries.js';
 import { DIALECTS } from '../src/protocol/index.js';
 import { namedOpening } from '../src/protocol/markup/form.js';
 import {
@@ -184,6 +185,7 @@ describe('a construct it cannot read is an error where the pattern is declared',
       close: '</x>',
       syntax: Syntax.Json,
       header: backReference,
+      recoveries: BODY_RECOVERIES,
     } as const;
     expect(() => builtReader({ open: '<x>', reads: { body: named } })).toThrow(
       UnsupportedPatternError,

@@ -1,4 +1,5 @@
 import type { ParseErrorCode, ParseWarningCode } from './events.js';
+import type { RecoveryKind } from './recoveries.js';
 
 /**
  * What the end of the input decides, in one place: a row for each place the parser can be when
@@ -24,12 +25,14 @@ export interface QuietEndRow extends EndRowBase {
   readonly code?: undefined;
 }
 
-/** A row that tells a call or ends thinking with a warning. */
+/**
+ * A row that tells a call or ends thinking with a warning: the recovery it makes, whose row in
+ * the family's declaration words the warning (src/protocol/recoveries.ts), and that row's code.
+ */
 export interface WarningEndRow extends EndRowBase {
   readonly outcome: 'call' | 'thinking';
   readonly code: ParseWarningCode;
-  /** The warning's message, from the markers the form writes. */
-  readonly message: (close: string) => string;
+  readonly recovery: RecoveryKind;
 }
 
 /**
@@ -43,12 +46,6 @@ export interface ErrorEndRow extends EndRowBase {
 }
 
 export type EndOfInputRow = QuietEndRow | WarningEndRow | ErrorEndRow;
-
-const CALL_COMPLETE_BUT_UNCLOSED = (close: string): string =>
-  `the call was complete but not closed with ${close}; it ends with the input`;
-
-const THINKING_NOT_CLOSED = (close: string): string =>
-  `thinking was not closed with ${close} before the input ended`;
 
 const BLOCK_NOT_CLOSED = (open: string, close: string): string =>
   `the ${open} block was not closed with ${close} before the input ended`;
@@ -112,14 +109,14 @@ export const END_OF_INPUT = {
     where: 'inside a thinking tag (or `prefilledThinking: always`), its close not written',
     outcome: 'thinking',
     code: 'unclosed-thinking',
-    message: THINKING_NOT_CLOSED,
+    recovery: 'unclosed-thinking',
   },
   'thinking-after-call': {
     id: 'thinking-after-call',
     where: "after a call whose token ended open thinking, before the thinking's text goes on",
     outcome: 'thinking',
     code: 'unclosed-thinking',
-    message: THINKING_NOT_CLOSED,
+    recovery: 'unclosed-thinking',
   },
   'prefilled-undecided': {
     id: 'prefilled-undecided',
@@ -159,14 +156,14 @@ export const END_OF_INPUT = {
     where: "in a markup call, named, every value closed, only the call's close missing",
     outcome: 'call',
     code: 'unclosed-call-at-end',
-    message: CALL_COMPLETE_BUT_UNCLOSED,
+    recovery: 'unclosed-call-at-end',
   },
   'markup-between-calls': {
     id: 'markup-between-calls',
     where: "in a markup block's wrapper, between calls, after one at least",
     outcome: 'call',
     code: 'unclosed-call-at-end',
-    message: (close: string) => `the block was not closed with ${close}; it ends with the input`,
+    recovery: 'unclosed-block-at-end',
   },
   'markup-trailer': {
     id: 'markup-trailer',
@@ -198,14 +195,14 @@ export const END_OF_INPUT = {
     where: "in a body, where a value may follow a complete call, on the start of the block's close",
     outcome: 'call',
     code: 'unclosed-call-at-end',
-    message: CALL_COMPLETE_BUT_UNCLOSED,
+    recovery: 'unclosed-call-at-end',
   },
   'body-call-complete': {
     id: 'body-call-complete',
     where: "after a body's complete value (or between values), only a close missing",
     outcome: 'call',
     code: 'unclosed-call-at-end',
-    message: CALL_COMPLETE_BUT_UNCLOSED,
+    recovery: 'unclosed-call-at-end',
   },
   'sections-empty': {
     id: 'sections-empty',

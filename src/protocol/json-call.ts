@@ -1,4 +1,5 @@
 import { readModelValue, Syntax } from './body/model-json.js';
+import type { ValueRepair } from './body/value-events.js';
 import type { JsonValue, ToolArguments } from './events.js';
 import { createObject } from './markup/arguments-tree.js';
 
@@ -13,7 +14,7 @@ export type JsonCallResult =
       toolName: string | undefined;
       arguments: ToolArguments;
       /** What was read otherwise than written (repaired, or numbers kept as written), in order. */
-      warnings: Array<{ code: 'repaired-json' | 'inexact-number'; message: string; at: number }>;
+      warnings: ValueRepair[];
     }
   | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; position: number };
 

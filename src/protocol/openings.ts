@@ -2,6 +2,7 @@ import type { BlockReader, ThinkingTags } from './block.js';
 import { type BuiltReader, builtReader } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes } from './literal-prefixes.js';
+import type { Recoveries } from './recoveries.js';
 import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
@@ -77,10 +78,12 @@ export class OpeningTable {
   /**
    * @param thinkTags the thinking tags a line may open, tried in order (the thinking itself is
    *   the scanner's).
+   * @param thinkingRecoveries the declarations' row for thinking the input ends in.
    */
   constructor(
     declared: readonly BlockReader[],
     readonly thinkTags: readonly ThinkingTags[],
+    readonly thinkingRecoveries: Recoveries<'unclosed-thinking'>,
   ) {
     const readers = declared.map(builtReader);
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);

@@ -88,7 +88,7 @@ export class Scanner implements Parser {
     this.#openings = new OpeningSearch(table);
     this.#bracket = new BracketWait(this.#maxHold);
     this.#prefilledStart = new PrefilledStart(this.#onEvent, this.#maxHold);
-    this.#thinking = new TagThinking(this.#emit, table.thinkingEnders);
+    this.#thinking = new TagThinking(this.#emit, table.thinkingEnders, table.thinkingRecoveries);
     this.#calls = new CallAssembler({
       limits: { maxDepth: options.maxDepth ?? PARSER_DEFAULTS.maxDepth, schemas: options.schemas },
       maxCallBytes: options.maxCallBytes ?? PARSER_DEFAULTS.maxCallBytes,

@@ -3,6 +3,7 @@ import { BracketMatcher, UNDECIDED } from './bracket-matcher.js';
 import { isHighSurrogate, isLineEnd, isSpaceOrTab } from './chars.js';
 import { END_OF_INPUT } from './end-of-input.js';
 import type { ParserEvent } from './events.js';
+import { type Recoveries, recoveryMessage } from './recoveries.js';
 import { partialSuffixStart, startsWithAt } from './tag.js';
 
 const THINKING_OPEN = END_OF_INPUT['thinking-open'];
@@ -53,6 +54,8 @@ export class TagThinking {
     private readonly emit: (event: ParserEvent) => void,
     /** The openings of calls that end thinking left open. */
     private readonly enders: readonly string[],
+    /** The declarations' row for thinking the input ends in. */
+    private readonly recoveries: Recoveries<'unclosed-thinking'>,
   ) {}
 
   /** Thinking begins (its start told by the caller); `close` ends it. */
@@ -134,7 +137,13 @@ export class TagThinking {
    */
   endOfInput(at: number): void {
     const row = this.#startPending ? THINKING_AFTER_CALL : THINKING_OPEN;
-    this.emit({ type: 'warning', code: row.code, message: row.message(this.#close), offset: at });
+    const recovery = this.recoveries[row.recovery];
+    this.emit({
+      type: 'warning',
+      code: recovery.code,
+      message: recoveryMessage(recovery, { close: this.#close }),
+      offset: at,
+    });
     if (!this.#startPending) this.emit({ type: 'thinking-end', offset: at });
   }
 

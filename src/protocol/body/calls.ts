@@ -1,7 +1,15 @@
 import { type BlockLimits, type BlockSink, skipBlanks } from '../block.js';
 import type { ArgumentPath, CallFormat, JsonValue, ToolArguments } from '../events.js';
 import { createObject } from '../markup/arguments-tree.js';
+import {
+  type Recoveries,
+  type Recovery,
+  type RecoveryValues,
+  recoveryMessage,
+} from '../recoveries.js';
+import type { BodyRecoveryKind } from './form.js';
 import { Container, ModelJsonReader, Syntax, type ValueEvents } from './model-json.js';
+import type { ValueRepairKind } from './value-events.js';
 
 /** What a body holds: call objects (or a list of them, or Python calls), or one call's arguments. */
 export type BodyShape = 'calls' | 'arguments';
@@ -17,7 +25,7 @@ interface OpenCall {
   /** `arguments` written as a JSON string: its own reader, fed the string's text. */
   inner: ModelJsonReader | null;
   innerArguments: JsonValue | undefined;
-  /** The first repair its reader made (told once the string ends). */
+  /** The first repair its reader made, as its row words it (told once the string ends). */
   innerRepair?: string;
   /** Where its value began (a failure of the call points there). */
   at: number;
@@ -64,10 +72,13 @@ export class CallBuilder implements ValueEvents {
   readonly #argumentsKey: string;
   /** A call object's one key is its name, its value the arguments (Apertus' `{"f": {…}}`). */
   readonly #nameKeyed: boolean;
-  /** Each call is told this `missing-wrapper` warning as it ends, pointing at the block's start. */
-  #missingWrapper: { message: string; at: number } | null = null;
+  /** Each call is told this `missing-wrapper` row's warning as it ends, at the block's start. */
+  #missingWrapper: { row: Recovery; at: number } | null = null;
+  /** The declaration's recoveries, checked when its reader was built. */
+  readonly #rows: Recoveries<BodyRecoveryKind>;
 
   constructor(
+    rows: Recoveries<BodyRecoveryKind>,
     sink: BlockSink,
     limits: BlockLimits,
     shape: BodyShape,
@@ -76,6 +87,7 @@ export class CallBuilder implements ValueEvents {
     nameKeyed = false,
     argumentsKey = 'arguments',
   ) {
+    this.#rows = rows;
     this.#sink = sink;
     this.#limits = limits;
     this.#shape = shape;
@@ -89,8 +101,34 @@ export class CallBuilder implements ValueEvents {
    * The block (opened at absolute `at`) is the call in a wrapper not its own: each call says so
    * when it ends, a warning of its own (one that turns out no call is no recovery).
    */
-  wrappedWrongly(message: string, at: number): void {
-    this.#missingWrapper = { message, at };
+  wrappedWrongly(row: Recovery, at: number): void {
+    this.#missingWrapper = { row, at };
+  }
+
+  /** A recovery at absolute `at` in the call `id`: the warning of the declaration's row. */
+  #recover<K extends BodyRecoveryKind>(
+    kind: K,
+    at: number,
+    id: string | undefined,
+    values?: RecoveryValues<K>,
+  ): void {
+    this.#warnAs(this.#rows[kind], at, id, values);
+  }
+
+  #warnAs(
+    row: Recovery,
+    at: number,
+    id: string | undefined,
+    values?: Readonly<Record<string, string>>,
+  ): void {
+    this.#sink.warn(row.code, recoveryMessage(row, values), at, id);
+  }
+
+  /** The message of a value's repair, as the declaration's row words it. */
+  #repairMessage(kind: ValueRepairKind, detail: string): string {
+    return kind === 'repaired-json'
+      ? recoveryMessage(this.#rows[kind], { what: detail })
+      : recoveryMessage(this.#rows[kind], { number: detail });
   }
 
   /** A body of arguments: its call, named by the header that came before. */
@@ -138,7 +176,7 @@ export class CallBuilder implements ValueEvents {
     this.#call = null;
     this.flush();
     const wrapper = this.#missingWrapper;
-    if (wrapper !== null) this.#sink.warn('missing-wrapper', wrapper.message, wrapper.at, call.id);
+    if (wrapper !== null) this.#warnAs(wrapper.row, wrapper.at, call.id);
     this.#sink.end(call.id, call.name, call.arguments, this.#format, end);
   }
 
@@ -213,12 +251,7 @@ export class CallBuilder implements ValueEvents {
       call.path = { names: [key], indices: [index] };
       if (index > 0) {
         this.flush();
-        this.#sink.warn(
-          'duplicate-field',
-          `argument ${JSON.stringify(key)} is given more than once; the last one counts`,
-          at,
-          call.id,
-        );
+        this.#recover('duplicate-argument', at, call.id, { key: JSON.stringify(key) });
       }
     }
   }
@@ -273,9 +306,9 @@ export class CallBuilder implements ValueEvents {
     else if (!this.#nameKeyed && NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
   }
 
-  warn(code: 'repaired-json' | 'inexact-number', message: string, at: number): void {
+  repaired(kind: ValueRepairKind, detail: string, at: number): void {
     this.flush();
-    this.#sink.warn(code, message, at, this.#call?.id);
+    this.#sink.warn(this.#rows[kind].code, this.#repairMessage(kind, detail), at, this.#call?.id);
   }
 
   // --- A call's parts. ---
@@ -352,8 +385,8 @@ export class CallBuilder implements ValueEvents {
             if (depth === 1) call.innerArguments = value;
           },
           // Its offsets are in the decoded string: the first is told where the string ends.
-          warn(_code, message) {
-            call.innerRepair ??= message;
+          repaired(kind, detail) {
+            call.innerRepair ??= outer.#repairMessage(kind, detail);
           },
         },
       );
@@ -401,19 +434,9 @@ export class CallBuilder implements ValueEvents {
       }
     }
     this.flush();
-    this.#sink.warn(
-      'string-encoded-arguments',
-      'the arguments were written as a JSON string holding the object; read as the object',
-      at,
-      call.id,
-    );
+    this.#recover('string-encoded-arguments', at, call.id);
     if (call.innerRepair !== undefined)
-      this.#sink.warn(
-        'repaired-json',
-        `in the arguments' string: ${call.innerRepair}`,
-        at,
-        call.id,
-      );
+      this.#recover('repaired-json-in-string', at, call.id, { repair: call.innerRepair });
   }
 
   #complete(call: OpenCall, value: JsonValue, end: number): void {

@@ -1,4 +1,5 @@
 import type { CallFormat } from '../events.js';
+import type { Recoveries, Recovery, RecoveryKind } from '../recoveries.js';
 import { type PrefixTest, prefixTestOf } from '../regex-prefix.js';
 import type { Syntax } from './value-events.js';
 
@@ -54,6 +55,26 @@ export interface SectionCallForm {
   fence?: FenceForm;
 }
 
+/** Recoveries of every body form: its values, its arguments, and the input's end. */
+export const BODY_KINDS = [
+  'duplicate-argument',
+  'repaired-json',
+  'inexact-number',
+  'string-encoded-arguments',
+  'repaired-json-in-string',
+  'unclosed-call-at-end',
+] as const;
+/** Recoveries of a body whose calls stand in a fence (`BodyForm.fence`). */
+export const FENCE_KINDS = ['missing-fence', 'unclosed-fence'] as const;
+export type BodyRecoveryKind = (typeof BODY_KINDS)[number] | (typeof FENCE_KINDS)[number];
+
+/**
+ * A body form's recoveries: those of every body form, and a fence's where it has one (the
+ * reader checks them when it is built: a declaration that lacks one is a mistake of the code).
+ */
+export type BodyRecoveries = Recoveries<(typeof BODY_KINDS)[number]> &
+  Partial<Recoveries<RecoveryKind>>;
+
 /**
  * A dialect whose calls are a body a model writes as data — JSON, Python calls, Gemma 4's
  * syntax — described for the one body engine (body/reader.ts) to read:
@@ -93,9 +114,11 @@ export interface BodyForm {
   nameKeyed?: boolean;
   /**
    * A form that is another family's call in a wrapper not its own (Hermes' JSON in `<response>`,
-   * a fence, none at all): read, with this `missing-wrapper` warning as each call ends.
+   * a fence, none at all): read, with this row's warning as each call ends.
    */
-  missingWrapper?: string;
+  missingWrapper?: Recovery;
+  /** The warning each recovery emits (see BodyRecoveries). */
+  recoveries: BodyRecoveries;
   /** Calls one after another with no list around them (OLMo 3's, one a line). */
   sequence?: boolean;
   /**

@@ -13,7 +13,7 @@ import {
   NONE,
   WORD,
 } from './model-strings.js';
-import { Container, Syntax } from './value-events.js';
+import { Container, Syntax, type ValueRepair } from './value-events.js';
 
 /** How many blanks may stand between a Python call's name and its `(`. */
 const MAX_PAREN_LOOK = LOOKAHEAD.pythonCallParen.value;
@@ -292,11 +292,8 @@ export class ModelJsonReader extends ModelStringReader {
     const value = Number(text);
     const exact = Number.isFinite(value) && (/[.eE]/.test(text) || Number.isSafeInteger(value));
     if (!exact) {
-      this.events.warn(
-        'inexact-number',
-        `the number ${match[0].length > 40 ? `${match[0].slice(0, 40)}…` : match[0]} cannot be held exactly; it is kept as written, as a string`,
-        this.offset + j,
-      );
+      const shown = match[0].length > 40 ? `${match[0].slice(0, 40)}…` : match[0];
+      this.events.repaired('inexact-number', shown, this.offset + j);
       return this.completeValue(match[0], end);
     }
     return this.completeValue(value, end);
@@ -479,7 +476,7 @@ export type ModelValue =
       ok: true;
       value: JsonValue;
       /** Warnings, in the order of the text, at offsets in it. */
-      warnings: Array<{ code: 'repaired-json' | 'inexact-number'; message: string; at: number }>;
+      warnings: ValueRepair[];
     }
   | { ok: false; code: 'invalid-json' | 'max-depth-exceeded'; message: string; at: number };
 
@@ -492,8 +489,7 @@ export function readModelValue(
   syntax: Syntax = Syntax.Json,
   maxDepth = 32,
 ): ModelValue {
-  const warnings: Array<{ code: 'repaired-json' | 'inexact-number'; message: string; at: number }> =
-    [];
+  const warnings: ValueRepair[] = [];
   const reader = new ModelJsonReader(
     { syntax, top: 'value', closes: NONE, closeInStrings: false, maxDepth },
     {
@@ -501,8 +497,8 @@ export function readModelValue(
       key() {},
       text() {},
       value() {},
-      warn(code, message, at) {
-        warnings.push({ code, message, at });
+      repaired(kind, detail, at) {
+        warnings.push({ kind, detail, at });
       },
     },
   );

@@ -547,11 +547,7 @@ export abstract class ModelStringReader {
     if (this.#repaired) return;
     this.#flushRun();
     this.#repaired = true;
-    this.events.warn(
-      'repaired-json',
-      `the JSON is not strict (${what}); it was read as meant, write strict JSON`,
-      this.offset + at,
-    );
+    this.events.repaired('repaired-json', what, this.offset + at);
   }
 
   protected fail(message: string, at: number, cut = false): void {

@@ -9,9 +9,21 @@ import {
 } from '../block.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import type { ParseErrorCode } from '../events.js';
+import {
+  type Recoveries,
+  type RecoveryValues,
+  recoveryMessage,
+  requireRows,
+} from '../recoveries.js';
 import { startsWithAt } from '../tag.js';
 import { CallBuilder } from './calls.js';
-import type { BodyForm, BodyTests } from './form.js';
+import {
+  BODY_KINDS,
+  type BodyForm,
+  type BodyRecoveryKind,
+  type BodyTests,
+  FENCE_KINDS,
+} from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
 import { MessageSteps } from './messages.js';
 import { ModelJsonReader } from './model-json.js';
@@ -35,6 +47,8 @@ export class BodyReader implements BlockStream, BodyHost {
   readonly tests: BodyTests;
   readonly sink: BlockSink;
   readonly #limits: BlockLimits;
+  /** The declaration's recoveries this form's reading may make, checked when it is built. */
+  readonly #rows: Recoveries<BodyRecoveryKind>;
   state = State.Start;
   blockStart = 0;
   builder: CallBuilder;
@@ -53,6 +67,11 @@ export class BodyReader implements BlockStream, BodyHost {
     this.tests = tests;
     this.sink = sink;
     this.#limits = limits;
+    this.#rows = requireRows(
+      form.recoveries,
+      form.fence === undefined ? BODY_KINDS : [...BODY_KINDS, ...FENCE_KINDS],
+      form.format,
+    ) as Recoveries<BodyRecoveryKind>;
     this.builder = this.#newBuilder();
     this.#kind =
       form.kind === 'sections'
@@ -128,6 +147,7 @@ export class BodyReader implements BlockStream, BodyHost {
   #newBuilder(): CallBuilder {
     const form = this.form;
     return new CallBuilder(
+      this.#rows,
       this.sink,
       this.#limits,
       form.kind === 'calls' ? 'calls' : 'arguments',
@@ -201,11 +221,10 @@ export class BodyReader implements BlockStream, BodyHost {
     }
     const begun = this.tests.fenceBegun as NonNullable<BodyTests['fenceBegun']>;
     if (!final && s.length - j <= MAX_FENCE && begun(s, j)) return -j - 1;
-    this.sink.warn(
-      'missing-wrapper',
-      `the calls after ${this.form.open} go in a ${fence.label} fence; read without it`,
-      offset + j,
-    );
+    this.#recover('missing-fence', offset + j, undefined, {
+      open: this.form.open,
+      fence: fence.label,
+    });
     this.state = State.Body;
     return j;
   }
@@ -320,12 +339,10 @@ export class BodyReader implements BlockStream, BodyHost {
     if (close === true) {
       if (fenceLeftOpen && fence !== undefined && this.builder.started.length > 0) {
         this.builder.flush();
-        this.sink.warn(
-          'missing-wrapper',
-          `the calls' ${fence.label} fence was not closed before ${form.close}`,
-          offset + j,
-          this.builder.currentId,
-        );
+        this.#recover('unclosed-fence', offset + j, this.builder.currentId, {
+          fence: fence.label,
+          close: form.close,
+        });
       }
       return this.end(offset + j + form.close.length, j + form.close.length);
     }
@@ -357,13 +374,19 @@ export class BodyReader implements BlockStream, BodyHost {
    */
   endedUnclosed(s: string, offset: number, close: string): number {
     this.builder.flush();
-    this.sink.warn(
-      CALL_COMPLETE.code,
-      CALL_COMPLETE.message(close),
-      offset + s.length,
-      this.builder.currentId,
-    );
+    this.#recover(CALL_COMPLETE.recovery, offset + s.length, this.builder.currentId, { close });
     return this.end(offset + s.length, s.length);
+  }
+
+  /** A recovery at absolute `at`: the warning of the declaration's row for `kind`. */
+  #recover<K extends BodyRecoveryKind>(
+    kind: K,
+    at: number,
+    id: string | undefined,
+    values: RecoveryValues<K>,
+  ): void {
+    const row = this.#rows[kind];
+    this.sink.warn(row.code, recoveryMessage(row, values), at, id);
   }
 
   // --- Failure. ---

@@ -32,8 +32,21 @@ export interface ValueEvents {
   text(depth: number, text: string): void;
   /** A value completed at `depth` (a container once it closes); `end` is just after it. */
   value(depth: number, value: JsonValue, end: number): void;
-  /** A model's mistake read anyway, or a number kept as written. */
-  warn(code: 'repaired-json' | 'inexact-number', message: string, at: number): void;
+  /**
+   * A model's mistake read anyway (`detail` says what was repaired), or a number kept as
+   * written (`detail` is the number): the declaration's row of `kind` says it.
+   */
+  repaired(kind: ValueRepairKind, detail: string, at: number): void;
+}
+
+/** What a value's reader recovers from itself. */
+export type ValueRepairKind = 'repaired-json' | 'inexact-number';
+
+/** A recovery of a value read whole: its kind, what it repaired, where in the value. */
+export interface ValueRepair {
+  kind: ValueRepairKind;
+  detail: string;
+  at: number;
 }
 
 export interface ReaderConfig {

@@ -2,6 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { literalRecoveries, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
 /** Blanks between the parts of an opening tag, at most. */
@@ -41,7 +42,6 @@ function invokeForm(
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `${invoke}> needs a name: ${invoke} name="tool_name">`,
-      unclosed: `${invoke}> was not closed with </${prefix}invoke>`,
     },
     parameter: {
       read: namedOpening(
@@ -49,7 +49,6 @@ function invokeForm(
         new RegExp(`${parameter}${PARAMETER_NAME}${attributes}\\s{0,${BLANKS}}>`, 'y'),
       ),
       close: `</${prefix}parameter>`,
-      unclosed: `${parameter}> was not closed with </${prefix}parameter>`,
       reopens: parameter,
     },
     key: 'as-written',
@@ -57,12 +56,17 @@ function invokeForm(
     repeated: 'warn',
     jsonForm: false,
     empty: `a ${open} block holds no ${invoke} name="…">`,
+    recoveries: literalRecoveries(
+      `${invoke}> was not closed with </${prefix}invoke>`,
+      `${parameter}> was not closed with </${prefix}parameter>`,
+    ),
   };
 }
 
 const ANTHROPIC_OPEN = '<function_calls>';
 const ANTHROPIC_CLOSE = '</function_calls>';
 export const ANTHROPIC = invokeForm('anthropic-xml', ANTHROPIC_OPEN, ANTHROPIC_CLOSE);
+export const ANTHROPIC_RECOVERIES = ANTHROPIC.recoveries;
 
 /**
  * Anthropic's XML form: `<function_calls>`, then per call `<invoke name="tool">` with
@@ -78,6 +82,7 @@ export const anthropicXml: BlockReader = {
 const MINIMAX_OPEN = '<minimax:tool_call>';
 const MINIMAX_CLOSE = '</minimax:tool_call>';
 const MINIMAX = invokeForm('minimax-m2', MINIMAX_OPEN, MINIMAX_CLOSE);
+export const MINIMAX_RECOVERIES = MINIMAX.recoveries;
 
 /**
  * MiniMax-M2's form, as its chat template writes it: Anthropic's `<invoke>` calls inside
@@ -109,6 +114,8 @@ const DSML_V32_BLOCK = 'function_calls';
 
 const DSML_V32 = dsmlForm(DSML_V32_BLOCK);
 const DSML_V4 = dsmlForm('tool_calls');
+/** Both wrappers' calls are the same: so are their recoveries. */
+export const DSML_RECOVERIES = DSML_V32.recoveries;
 
 /**
  * DeepSeek V3.2's DSML: Anthropic's form with each tag named after `｜DSML｜` (special text of
@@ -142,8 +149,22 @@ const STEP3_CALL_END = '<｜tool_call_end｜>';
 const STEP3_CALL_CLOSE = `</${STEP3_PREFIX}invoke>${STEP3_CALL_END}`;
 const STEP3_BASE = invokeForm('step3', STEP3_OPEN, STEP3_CLOSE, STEP3_PREFIX);
 
+export const STEP3_RECOVERIES = {
+  ...STEP3_BASE.recoveries,
+  'unclosed-call': recoveryRow(
+    'unclosed-element',
+    `${STEP3_CALL} was not closed with ${STEP3_CALL_CLOSE}; it ends at {ending}`,
+  ),
+  // A call written without `function<｜tool_sep｜>`, as vLLM's tests write it.
+  'stray-in-opening': recoveryRow(
+    'stray-text',
+    `a call is written ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="…">; read without function${STEP3_SEP}`,
+  ),
+};
+
 const STEP3: MarkupForm = {
   ...STEP3_BASE,
+  recoveries: STEP3_RECOVERIES,
   call: {
     ...STEP3_BASE.call,
     // Each call is `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="…">`.
@@ -154,17 +175,13 @@ const STEP3: MarkupForm = {
         `${STEP3_CALL}(?:\\s{0,${BLANKS}}function\\s{0,${BLANKS}}${STEP3_SEP})?\\s{0,${BLANKS}}<${STEP3_PREFIX}invoke${CALL_NAME}\\s{0,${BLANKS}}>`,
         'y',
       ),
-      (match) =>
-        match[0].includes(STEP3_SEP)
-          ? undefined
-          : `a call is written ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="…">; read without function${STEP3_SEP}`,
+      (match) => (match[0].includes(STEP3_SEP) ? undefined : STEP3_RECOVERIES['stray-in-opening']),
     ),
     // The invoke's close and the call's token, as both peers read them; the token is special,
     // so the close counts wherever it stands (vLLM's tests write <｜tool_sep｜> after it).
     close: STEP3_CALL_CLOSE,
     closeInValue: 'token',
     unnamed: `write the call as ${STEP3_CALL}function${STEP3_SEP}<steptml:invoke name="tool_name">`,
-    unclosed: `${STEP3_CALL} was not closed with ${STEP3_CALL_CLOSE}`,
   },
 };
 

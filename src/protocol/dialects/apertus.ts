@@ -1,10 +1,12 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const APERTUS: BodyForm = {
   format: 'apertus',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '<|tools_prefix|>',
   close: '<|tools_suffix|>',

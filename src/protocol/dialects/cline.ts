@@ -1,6 +1,7 @@
 import type { BlockReader, Confirmation } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { literalOpening, type MarkupForm, type ValueTexts } from '../markup/form.js';
+import { literalRecoveries } from './recoveries.js';
 import { anyOpeningTag } from './tagcall.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -9,6 +10,15 @@ import { SLOT, type WrittenForm } from './written.js';
  * written but for one newline at each end.
  */
 const TEXT: ValueTexts = { byKey: { content: 'newlines', diff: 'newlines' }, otherwise: 'trim' };
+
+/** Cline's recoveries in a call of `toolName`: its words name the tool's tag. */
+const clineRecoveries = (toolName: string) =>
+  literalRecoveries(
+    `<${toolName}> was not closed with </${toolName}>`,
+    'a parameter was not closed with its closing tag',
+  );
+/** The family's rows, as for a tool named `tool_name` (each tool's name its own). */
+export const CLINE_RECOVERIES = clineRecoveries('tool_name');
 
 /** Cline's calls of `toolName`, opened by `read` (its tag, or its self-closing tag). */
 function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupForm {
@@ -24,13 +34,11 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `write the call as ${open}`,
-      unclosed: `${open} was not closed with </${toolName}>`,
     },
     parameter: {
       // Every child element of a Cline tool is a parameter.
       read: anyOpeningTag,
       close: { before: '</', after: '>' },
-      unclosed: 'a parameter was not closed with its closing tag',
       reopens: null,
     },
     key: 'as-written',
@@ -38,6 +46,7 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
     repeated: 'warn',
     jsonForm: false,
     empty: `${open} holds no call`,
+    recoveries: clineRecoveries(toolName),
   };
 }
 

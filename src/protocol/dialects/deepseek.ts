@@ -2,6 +2,7 @@ import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { markdownFence } from './fence.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const CALLS = { open: '<｜tool▁calls▁begin｜>', close: '<｜tool▁calls▁end｜>' };
@@ -13,6 +14,7 @@ const CALL = {
 
 const FORM: BodyForm = {
   format: 'deepseek',
+  recoveries: BODY_RECOVERIES,
   kind: 'sections',
   ...CALLS,
   closeIsToken: true,

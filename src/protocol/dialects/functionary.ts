@@ -1,10 +1,12 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const FUNCTIONARY_TAG: BodyForm = {
   format: 'functionary',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<function=',
   close: '</function>',
@@ -13,6 +15,7 @@ const FUNCTIONARY_TAG: BodyForm = {
 };
 const FUNCTIONARY_RECIPIENT: BodyForm = {
   format: 'functionary',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '>>>',
   close: '',

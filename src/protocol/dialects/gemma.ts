@@ -1,10 +1,12 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const GEMMA4: BodyForm = {
   format: 'gemma4',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<|tool_call>',
   close: '<tool_call|>',

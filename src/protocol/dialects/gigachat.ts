@@ -1,6 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
@@ -10,6 +11,7 @@ const GIGACHAT_3_HEAD = `${MESSAGE_SEP}${ROLE}`;
 
 const GIGACHAT_3: BodyForm = {
   format: 'gigachat',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: GIGACHAT_3_HEAD,
   // The turn's own close (`<|message_sep|>`) is a stop token servers strip: the object's end ends it.

@@ -6,6 +6,7 @@ const GCML = '｜GCML｜';
 const BLOCK = 'tool_calls';
 
 const FORM = markedInvokeForm('gigachat35', GCML, BLOCK);
+export const GIGACHAT35_RECOVERIES = FORM.recoveries;
 
 /**
  * GigaChat 3.5's GCML (Sber; vLLM's `gigachat35` tool parser): DeepSeek's DSML under its own

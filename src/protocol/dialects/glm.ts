@@ -1,6 +1,7 @@
 import type { BlockReader } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { literalRecoveries, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const CALL = '<tool_call>';
@@ -12,9 +13,22 @@ const VALUE_CLOSE = '</arg_value>';
 /** Blanks between `<tool_call>`, the name and the line's end, at most. */
 const BLANKS = LOOKAHEAD.markerBlanks.value;
 
-/** What GLM's readers say of `\n` written as two characters between its tags. */
-const ESCAPED =
-  'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped';
+export const GLM_RECOVERIES = {
+  ...literalRecoveries(
+    '<tool_call> was not closed with </tool_call>',
+    '<arg_value> was not closed with </arg_value>',
+  ),
+  /** What GLM's readers say of `\n` written as two characters between its tags. */
+  'escaped-text': recoveryRow(
+    'stray-text',
+    'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped',
+  ),
+  'stray-in-opening': recoveryRow(
+    'stray-text',
+    'text between </arg_key> and <arg_value> is ignored',
+  ),
+};
+const ESCAPED = GLM_RECOVERIES['escaped-text'];
 
 /** GLM's form, which `auto` reads in `<tool_call>` when a name begins its body. */
 export const GLM_FORM: MarkupForm = {
@@ -37,7 +51,6 @@ export const GLM_FORM: MarkupForm = {
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
-    unclosed: '<tool_call> was not closed with </tool_call>',
   },
   parameter: {
     read: namedOpening(
@@ -51,11 +64,10 @@ export const GLM_FORM: MarkupForm = {
           ? undefined
           : /^(?:\s|\\[nrt])*$/.test(match[2])
             ? ESCAPED
-            : 'text between </arg_key> and <arg_value> is ignored',
+            : GLM_RECOVERIES['stray-in-opening'],
       (match) => /\\[nrt]/.test(match[2]) && /^(?:\s|\\[nrt])*$/.test(match[2]),
     ),
     close: VALUE_CLOSE,
-    unclosed: '<arg_value> was not closed with </arg_value>',
     reopens: KEY,
   },
   key: 'trim',
@@ -64,6 +76,7 @@ export const GLM_FORM: MarkupForm = {
   jsonForm: false,
   escapedBlanks: true,
   empty: 'a <tool_call> block holds no call',
+  recoveries: GLM_RECOVERIES,
 };
 
 /**

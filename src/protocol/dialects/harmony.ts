@@ -1,6 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm, MessageForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 /**
@@ -19,6 +20,7 @@ const MESSAGE: MessageForm = {
 };
 const harmony = (open: string): BodyForm => ({
   format: 'gpt-oss',
+  recoveries: BODY_RECOVERIES,
   kind: 'messages',
   open,
   close: '',

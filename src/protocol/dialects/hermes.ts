@@ -2,6 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { FUNCTION_JSON_HEAD } from './functionary.js';
+import { BODY_RECOVERIES, missingWrapper } from './recoveries.js';
 import { jsonCallList, NAME_AND_ARGUMENTS, SLOT, type WrittenForm } from './written.js';
 
 /** A JSON body of calls between two markers: a call object, or a list of them. */
@@ -13,6 +14,7 @@ const jsonCalls = (format: BodyForm['format'], open: string, close: string): Bod
   // Plain tags can stand inside a JSON string (code); special tokens cannot.
   closeIsToken: close.startsWith('<|'),
   syntax: Syntax.Json,
+  recoveries: BODY_RECOVERIES,
 });
 
 /** Hermes' body, which `auto` reads in `<tool_call>` when it begins with JSON. */
@@ -29,7 +31,13 @@ export const hermes: BlockReader = {
   reads: { body: HERMES },
 };
 
-const NOT_ITS_WRAPPER = 'write the call inside <tool_call> … </tool_call>';
+const NOT_ITS_WRAPPER = `write the call inside ${HERMES.open} … ${HERMES.close}`;
+
+/** The family's: its JSON's, and `missing-wrapper` (each wrapper not its own says which). */
+export const HERMES_RECOVERIES = {
+  ...BODY_RECOVERIES,
+  'missing-wrapper': missingWrapper(NOT_ITS_WRAPPER),
+};
 
 /** After a wrapper: blanks, then a call object whose first key is "name" (as llama.cpp asks). */
 const CALL_OBJECT_HEAD = /\s*\{\s*"name"/y;
@@ -47,7 +55,7 @@ function hermesWrappedIn(tag: string, midLine: boolean): BlockReader {
     ...jsonCalls('hermes', `<${tag}>`, `</${tag}>`),
     // Outside its own wrapper an object is a call only with its arguments: `{"name": "Ada"}` is data.
     bareObject: true,
-    missingWrapper: `${NOT_ITS_WRAPPER}, not <${tag}>`,
+    missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <${tag}>`),
   };
   return {
     open: form.open,
@@ -76,12 +84,13 @@ export const hermesWrappedAuto: readonly BlockReader[] = AUTO_WRAPPERS.map((tag)
 
 const HERMES_FUNCTION_TAG: BodyForm = {
   format: 'hermes',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<function=',
   close: '</function>',
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
-  missingWrapper: `${NOT_ITS_WRAPPER}, not <function=…>`,
+  missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <function=…>`),
 };
 
 /**
@@ -99,12 +108,13 @@ export const hermesFunctionTag: BlockReader = {
 
 const HERMES_FUNCTION_NAME: BodyForm = {
   format: 'hermes',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<function name="',
   close: '</function>',
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y,
-  missingWrapper: `${NOT_ITS_WRAPPER}, not <function name="…">`,
+  missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <function name="…">`),
 };
 const FUNCTION_NAME_HEAD = /[A-Za-z_][\w.-]*">\s*[{"]/y;
 
@@ -122,13 +132,14 @@ export const hermesFunctionNameAuto = hermesFunctionNamed(false);
 
 const HERMES_BARE: BodyForm = {
   format: 'hermes',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '{',
   openIsBody: true,
   close: '',
   syntax: Syntax.Json,
   bareObject: true,
-  missingWrapper: NOT_ITS_WRAPPER,
+  missingWrapper: HERMES_RECOVERIES['missing-wrapper'],
   // A broken object runs no further than a line that opens Hermes' own block.
   cutBy: ['\n<tool_call>'],
 };

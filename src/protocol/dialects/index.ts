@@ -1,21 +1,26 @@
 import type { BlockReader, Confirmation, ThinkingTags } from '../block.js';
 import type { Dialect } from '../dialect-names.js';
+import type { Recoveries, RecoveryKind } from '../recoveries.js';
 import { THINK_TAG } from '../thinking.js';
 import {
   ANTHROPIC,
+  ANTHROPIC_RECOVERIES,
   ANTHROPIC_THINKING,
   ANTHROPIC_WRITTEN,
   anthropicXml,
+  DSML_RECOVERIES,
   DSML_WRITTEN,
   deepseekDsml,
   deepseekDsmlV4,
+  MINIMAX_RECOVERIES,
   MINIMAX_WRITTEN,
   minimaxM2,
+  STEP3_RECOVERIES,
   STEP3_WRITTEN,
   step3,
 } from './anthropic-xml.js';
 import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
-import { CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
+import { CLINE_RECOVERIES, CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
 import { DEEPSEEK_WRITTEN, deepseek } from './deepseek.js';
 import {
   FUNCTIONARY_WRITTEN,
@@ -26,8 +31,8 @@ import {
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
-import { GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
-import { GLM_FORM, GLM_WRITTEN, glm } from './glm.js';
+import { GIGACHAT35_RECOVERIES, GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
+import { GLM_FORM, GLM_RECOVERIES, GLM_WRITTEN, glm } from './glm.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
   COMMAND_R7B_THINKING,
@@ -37,6 +42,7 @@ import {
   granite,
   granite31,
   HERMES,
+  HERMES_RECOVERIES,
   HERMES_WRITTEN,
   hermes,
   hermesBare,
@@ -62,6 +68,7 @@ import {
   lfm2,
   llama4,
   MINICPM3,
+  MINICPM3_RECOVERIES,
   MINICPM3_THINKING,
   MINICPM3_WRITTEN,
   minicpm3,
@@ -71,15 +78,18 @@ import {
 } from './python-calls.js';
 import {
   QWEN3_CODER_FORM,
+  QWEN3_CODER_RECOVERIES,
   QWEN3_CODER_WRITTEN,
   qwen3Coder,
   qwen3CoderBare,
 } from './qwen3-coder.js';
-import { SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
-import { TAGCALL_TAGS, TAGCALL_WRITTEN, tagcall } from './tagcall.js';
+import { BODY_RECOVERIES, THINKING_RECOVERIES } from './recoveries.js';
+import { SEED_OSS_RECOVERIES, SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
+import { TAGCALL_RECOVERIES, TAGCALL_TAGS, TAGCALL_WRITTEN, tagcall } from './tagcall.js';
 import type { WrittenForm } from './written.js';
 import { XLAM_WRITTEN, xlam } from './xlam.js';
 
+export { THINKING_RECOVERIES } from './recoveries.js';
 export { TAGCALL_TAGS } from './tagcall.js';
 export type {
   NameRule,
@@ -102,6 +112,9 @@ export {
   triggerOf,
 } from './written.js';
 
+/** A family's recoveries: the rows of every form of it (see src/protocol/recoveries.ts). */
+type FamilyRecoveries = Partial<Recoveries<RecoveryKind>>;
+
 /** A dialect's readers: the block readers of its openings (Cline's are made from the tool names). */
 type Readers = readonly BlockReader[] | ((toolNames: readonly string[]) => BlockReader[]);
 
@@ -110,48 +123,81 @@ type Readers = readonly BlockReader[] | ((toolNames: readonly string[]) => Block
  * the grammar builder) and the readers of its openings. A family is one line here, besides
  * its name in dialect-names.ts (and its reader in `auto`'s list, if `auto` reads it).
  */
-const DECLARED: Readonly<Record<Dialect, { written: WrittenForm; readers: Readers }>> = {
-  tagcall: { written: TAGCALL_WRITTEN, readers: [tagcall] },
-  'anthropic-xml': { written: ANTHROPIC_WRITTEN, readers: [anthropicXml] },
-  'minimax-m2': { written: MINIMAX_WRITTEN, readers: [minimaxM2] },
-  'qwen3-coder': { written: QWEN3_CODER_WRITTEN, readers: [qwen3Coder, qwen3CoderBare] },
-  'seed-oss': { written: SEED_OSS_WRITTEN, readers: [seedOss] },
-  glm: { written: GLM_WRITTEN, readers: [glm] },
-  deepseek: { written: DEEPSEEK_WRITTEN, readers: [deepseek] },
-  'deepseek-dsml': { written: DSML_WRITTEN, readers: [deepseekDsml, deepseekDsmlV4] },
-  step3: { written: STEP3_WRITTEN, readers: [step3] },
-  'kimi-k2': { written: KIMI_K2_WRITTEN, readers: [kimiK2] },
+const DECLARED: Readonly<
+  Record<Dialect, { written: WrittenForm; recoveries: FamilyRecoveries; readers: Readers }>
+> = {
+  tagcall: { written: TAGCALL_WRITTEN, recoveries: TAGCALL_RECOVERIES, readers: [tagcall] },
+  'anthropic-xml': {
+    written: ANTHROPIC_WRITTEN,
+    recoveries: ANTHROPIC_RECOVERIES,
+    readers: [anthropicXml],
+  },
+  'minimax-m2': { written: MINIMAX_WRITTEN, recoveries: MINIMAX_RECOVERIES, readers: [minimaxM2] },
+  'qwen3-coder': {
+    written: QWEN3_CODER_WRITTEN,
+    recoveries: QWEN3_CODER_RECOVERIES,
+    readers: [qwen3Coder, qwen3CoderBare],
+  },
+  'seed-oss': { written: SEED_OSS_WRITTEN, recoveries: SEED_OSS_RECOVERIES, readers: [seedOss] },
+  glm: { written: GLM_WRITTEN, recoveries: GLM_RECOVERIES, readers: [glm] },
+  deepseek: { written: DEEPSEEK_WRITTEN, recoveries: BODY_RECOVERIES, readers: [deepseek] },
+  'deepseek-dsml': {
+    written: DSML_WRITTEN,
+    recoveries: DSML_RECOVERIES,
+    readers: [deepseekDsml, deepseekDsmlV4],
+  },
+  step3: { written: STEP3_WRITTEN, recoveries: STEP3_RECOVERIES, readers: [step3] },
+  'kimi-k2': { written: KIMI_K2_WRITTEN, recoveries: BODY_RECOVERIES, readers: [kimiK2] },
   hermes: {
     written: HERMES_WRITTEN,
+    recoveries: HERMES_RECOVERIES,
     readers: [hermes, ...hermesWrapped, hermesFunctionTag, hermesFunctionName, hermesBare],
   },
-  nemotron: { written: NEMOTRON_WRITTEN, readers: [nemotron] },
-  'command-r7b': { written: COMMAND_R7B_WRITTEN, readers: [commandR7b] },
-  mistral: { written: MISTRAL_WRITTEN, readers: [mistral] },
-  lfm2: { written: LFM2_WRITTEN, readers: [lfm2] },
-  minicpm3: { written: MINICPM3_WRITTEN, readers: [minicpm3] },
-  jamba: { written: JAMBA_WRITTEN, readers: [jamba] },
-  granite: { written: GRANITE_WRITTEN, readers: [granite, granite31] },
-  'llama3-json': { written: LLAMA3_WRITTEN, readers: [llama3PythonTag, llama3BareJson] },
-  olmo3: { written: OLMO3_WRITTEN, readers: [olmo3] },
+  nemotron: { written: NEMOTRON_WRITTEN, recoveries: BODY_RECOVERIES, readers: [nemotron] },
+  'command-r7b': {
+    written: COMMAND_R7B_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [commandR7b],
+  },
+  mistral: { written: MISTRAL_WRITTEN, recoveries: BODY_RECOVERIES, readers: [mistral] },
+  lfm2: { written: LFM2_WRITTEN, recoveries: BODY_RECOVERIES, readers: [lfm2] },
+  minicpm3: { written: MINICPM3_WRITTEN, recoveries: MINICPM3_RECOVERIES, readers: [minicpm3] },
+  jamba: { written: JAMBA_WRITTEN, recoveries: BODY_RECOVERIES, readers: [jamba] },
+  granite: { written: GRANITE_WRITTEN, recoveries: BODY_RECOVERIES, readers: [granite, granite31] },
+  'llama3-json': {
+    written: LLAMA3_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [llama3PythonTag, llama3BareJson],
+  },
+  olmo3: { written: OLMO3_WRITTEN, recoveries: BODY_RECOVERIES, readers: [olmo3] },
   'gpt-oss': {
     written: GPT_OSS_WRITTEN,
+    recoveries: BODY_RECOVERIES,
     readers: [harmonyStart, harmonyChannel, harmonyHeaderTail],
   },
-  gemma4: { written: GEMMA4_WRITTEN, readers: [gemma4] },
-  llama4: { written: LLAMA4_WRITTEN, readers: [llama4] },
+  gemma4: { written: GEMMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [gemma4] },
+  llama4: { written: LLAMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [llama4] },
   functionary: {
     written: FUNCTIONARY_WRITTEN,
+    recoveries: BODY_RECOVERIES,
     readers: [functionaryTag, functionaryRecipient, functionaryFirstCall],
   },
-  functools: { written: FUNCTOOLS_WRITTEN, readers: [functools] },
-  apertus: { written: APERTUS_WRITTEN, readers: [apertus] },
-  xlam: { written: XLAM_WRITTEN, readers: [xlam] },
-  internlm: { written: INTERNLM_WRITTEN, readers: [internlm] },
-  gigachat: { written: GIGACHAT_WRITTEN, readers: [gigachat3, gigachat31] },
-  gigachat35: { written: GIGACHAT35_WRITTEN, readers: [gigachat35] },
-  longcat: { written: LONGCAT_WRITTEN, readers: [longcat] },
-  cline: { written: CLINE_WRITTEN, readers: clineReaders },
+  functools: { written: FUNCTOOLS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [functools] },
+  apertus: { written: APERTUS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [apertus] },
+  xlam: { written: XLAM_WRITTEN, recoveries: BODY_RECOVERIES, readers: [xlam] },
+  internlm: { written: INTERNLM_WRITTEN, recoveries: BODY_RECOVERIES, readers: [internlm] },
+  gigachat: {
+    written: GIGACHAT_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [gigachat3, gigachat31],
+  },
+  gigachat35: {
+    written: GIGACHAT35_WRITTEN,
+    recoveries: GIGACHAT35_RECOVERIES,
+    readers: [gigachat35],
+  },
+  longcat: { written: LONGCAT_WRITTEN, recoveries: BODY_RECOVERIES, readers: [longcat] },
+  cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
 };
 
 /**
@@ -168,6 +214,17 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
   APERTUS_THINKING,
   MINICPM3_THINKING,
 ];
+
+/**
+ * Each dialect's recoveries, kind by kind: its family's rows, and thinking's (every dialect
+ * reads every family's thinking tags). test/recoveries.test.ts holds the engine to them.
+ */
+export const DIALECT_RECOVERIES = Object.fromEntries(
+  Object.entries(DECLARED).map(([dialect, { recoveries }]) => [
+    dialect,
+    { ...recoveries, ...THINKING_RECOVERIES },
+  ]),
+) as Readonly<Record<Dialect, FamilyRecoveries>>;
 
 /** Each dialect's written form (`renderCallIn` and src/grammar read it). */
 export const WRITTEN_FORMS = Object.fromEntries(

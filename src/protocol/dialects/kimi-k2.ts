@@ -1,6 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
@@ -14,6 +15,7 @@ const ID_PREFIX = 'functions.';
 
 const FORM: BodyForm = {
   format: 'kimi-k2',
+  recoveries: BODY_RECOVERIES,
   kind: 'sections',
   ...SECTION,
   closeIsToken: true,

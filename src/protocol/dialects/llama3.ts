@@ -1,10 +1,12 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const PYTHON_TAG: BodyForm = {
   format: 'llama3-json',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '<|python_tag|>',
   close: '',
@@ -12,6 +14,7 @@ const PYTHON_TAG: BodyForm = {
 };
 const BARE_JSON: BodyForm = {
   format: 'llama3-json',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '{"name"',
   openIsBody: true,

@@ -1,10 +1,12 @@
 import type { BlockReader, Confirmation } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const LONGCAT: BodyForm = {
   format: 'longcat',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '<longcat_tool_call>',
   close: '</longcat_tool_call>',

@@ -2,6 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { LOOKAHEAD } from '../lookahead.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const OPEN = '[TOOL_CALLS]';
@@ -10,6 +11,7 @@ const ARGS = '[ARGS]';
 /** Mistral 7B v0.3, Nemo, Small 3.0/3.1: `[TOOL_CALLS][{"name": …, "arguments": {…}}, …]`. */
 const LIST: BodyForm = {
   format: 'mistral',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: OPEN,
   close: '',
@@ -23,6 +25,7 @@ const LIST: BodyForm = {
  */
 const NAMED: BodyForm = {
   format: 'mistral',
+  recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: OPEN,
   close: '',

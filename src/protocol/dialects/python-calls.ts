@@ -2,11 +2,13 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { markdownFence } from './fence.js';
+import { BODY_RECOVERIES, FENCE_RECOVERIES } from './recoveries.js';
 import { PYTHON_CALL, SLOT, type WrittenForm } from './written.js';
 
 /** LFM2's body, which `auto` reads in `<|tool_call_start|>` unless a fence begins it. */
 export const LFM2: BodyForm = {
   format: 'lfm2',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '<|tool_call_start|>',
   close: '<|tool_call_end|>',
@@ -27,9 +29,13 @@ export const lfm2: BlockReader = {
 /** MiniCPM3's fence around its calls: read by the body engine, written by the row below. */
 const FENCE = markdownFence('```python');
 
+/** Its calls' recoveries, and its fence's (left out, or left open). */
+export const MINICPM3_RECOVERIES = { ...BODY_RECOVERIES, ...FENCE_RECOVERIES };
+
 /** MiniCPM3's body, which `auto` reads in `<|tool_call_start|>` when a fence begins it. */
 export const MINICPM3: BodyForm = {
   format: 'minicpm3',
+  recoveries: MINICPM3_RECOVERIES,
   kind: 'calls',
   open: '<|tool_call_start|>',
   close: '<|tool_call_end|>',
@@ -55,6 +61,7 @@ export const minicpm3: BlockReader = {
 /** OLMo 3's body, which `auto` reads in `<function_calls>` when a name begins it. */
 export const OLMO3: BodyForm = {
   format: 'olmo3',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '<function_calls>',
   close: '</function_calls>',
@@ -75,6 +82,7 @@ export const olmo3: BlockReader = {
 
 const LLAMA4: BodyForm = {
   format: 'llama4',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '[',
   openIsBody: true,

@@ -1,7 +1,9 @@
 import type { BlockReader } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { type MarkupForm, namedOpening } from '../markup/form.js';
+import { recoveryWith } from '../recoveries.js';
 import { FUNCTION_JSON_HEAD } from './functionary.js';
+import { literalRecoveries, missingWrapper, recoveryRow } from './recoveries.js';
 import { type NameRule, SLOT, type WrittenForm } from './written.js';
 
 /**
@@ -9,18 +11,34 @@ import { type NameRule, SLOT, type WrittenForm } from './written.js';
  * (`<function=name>`), or in quotes, as some models and tools write it (`<function="name">`):
  * read without them, with a warning.
  */
-const quotedOr = (tag: string, longest: number) =>
-  namedOpening(
+const quotedOr = (tag: string, longest: number) => {
+  const quoted = recoveryWith(QWEN3_CALL_RECOVERIES['quoted-name'], { tag });
+  return namedOpening(
     `<${tag}=`,
     new RegExp(`<${tag}=(?:"([^"\\n>]{1,${longest}})"|([^>\\n]{1,${longest}}))>`, 'y'),
-    (match) =>
-      match[1] === undefined
-        ? undefined
-        : `<${tag}="…"> has its name in quotes; write <${tag}=name>`,
+    (match) => (match[1] === undefined ? undefined : quoted),
   );
+};
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
+
+/** The recoveries of Qwen3-Coder's calls (Seed-OSS's too). */
+export const QWEN3_CALL_RECOVERIES = {
+  ...literalRecoveries(
+    '<function=…> was not closed with </function>',
+    '<parameter=…> was not closed with </parameter>',
+  ),
+  'quoted-name': recoveryRow(
+    'stray-text',
+    '<{tag}="…"> has its name in quotes; write <{tag}=name>',
+  ),
+};
+/** The family's: its calls', and its bare call's `missing-wrapper`. */
+export const QWEN3_CODER_RECOVERIES = {
+  ...QWEN3_CALL_RECOVERIES,
+  'missing-wrapper': missingWrapper(`write the call inside ${OPEN} … ${CLOSE}`),
+};
 
 /** Qwen3-Coder's form; Seed-OSS writes the same calls in its own wrapper. */
 export const QWEN3_CODER_FORM: MarkupForm = {
@@ -34,12 +52,10 @@ export const QWEN3_CODER_FORM: MarkupForm = {
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the function as <function=name>',
-    unclosed: '<function=…> was not closed with </function>',
   },
   parameter: {
     read: quotedOr('parameter', LOOKAHEAD.parameterName.value),
     close: '</parameter>',
-    unclosed: '<parameter=…> was not closed with </parameter>',
     reopens: '<parameter=',
   },
   key: 'trim',
@@ -47,6 +63,7 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   repeated: 'warn',
   jsonForm: false,
   empty: 'a <tool_call> block holds no <function=name>',
+  recoveries: QWEN3_CALL_RECOVERIES,
 };
 
 /**
@@ -63,7 +80,7 @@ export const qwen3Coder: BlockReader = {
 const BARE: MarkupForm = {
   ...QWEN3_CODER_FORM,
   wrapper: null,
-  missingWrapper: 'write the call inside <tool_call> … </tool_call>',
+  missingWrapper: QWEN3_CODER_RECOVERIES['missing-wrapper'],
   orphanClose: '</tool_call>',
 };
 

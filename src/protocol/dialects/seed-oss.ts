@@ -1,6 +1,9 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { MarkupForm } from '../markup/form.js';
-import { QWEN3_CODER_FORM, qwenWritten } from './qwen3-coder.js';
+import { QWEN3_CALL_RECOVERIES, QWEN3_CODER_FORM, qwenWritten } from './qwen3-coder.js';
+
+/** Its calls are Qwen3-Coder's: so are their recoveries. */
+export const SEED_OSS_RECOVERIES = QWEN3_CALL_RECOVERIES;
 
 const OPEN = '<seed:tool_call>';
 const CLOSE = '</seed:tool_call>';

@@ -1,6 +1,7 @@
 import type { BlockReader } from '../block.js';
 import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
 import { readTag, type Tag, TagKind } from '../tag.js';
+import { MARKUP_RECOVERIES, recoveryRow, VALUE_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 /** Any `<name>`: inside `<arguments>` every element is an argument. */
@@ -27,6 +28,37 @@ export const TAGCALL_TAGS = {
 const { open: OPEN, close: CLOSE, container: CONTAINER } = TAGCALL_TAGS;
 const FIELDS = { tool: TAGCALL_TAGS.tool, server: TAGCALL_TAGS.server };
 
+/** What the `<tool>` protocol reads as meant, and says: its elements' mistakes, its JSON form. */
+export const TAGCALL_RECOVERIES = {
+  ...MARKUP_RECOVERIES,
+  ...VALUE_RECOVERIES,
+  'unclosed-arguments': recoveryRow(
+    'unclosed-element',
+    '<{container}> was not closed before {close}',
+  ),
+  'duplicate-field': recoveryRow(
+    'duplicate-field',
+    '<{field}> is given twice; the last one counts',
+  ),
+  'argument-outside-arguments': recoveryRow(
+    'argument-outside-arguments',
+    '<{name}> stands outside <{container}>; read as an argument',
+  ),
+  'mismatched-call-close': recoveryRow('mismatched-close-tag', '</{name}> read as {close}'),
+  'mismatched-arguments-close': recoveryRow(
+    'mismatched-close-tag',
+    '</{name}> closes nothing here; read as </{container}>',
+  ),
+  'stray-close': recoveryRow(
+    'mismatched-close-tag',
+    '</{name}> closes no open element and is ignored',
+  ),
+  'deprecated-json-form': recoveryRow(
+    'deprecated-json-format',
+    'the JSON form of {start} is deprecated; write XML elements',
+  ),
+};
+
 export const TAGCALL_FORM: MarkupForm = {
   format: 'xml',
   tags: 'xml',
@@ -38,7 +70,6 @@ export const TAGCALL_FORM: MarkupForm = {
     closeInValue: 'line-end',
     reopenFails: true,
     unnamed: 'the <tool> block has no <tool_name>; name the tool to call',
-    unclosed: '<tool> was not closed with </tool>',
   },
   fields: FIELDS,
   container: CONTAINER,
@@ -46,13 +77,13 @@ export const TAGCALL_FORM: MarkupForm = {
     read: anyOpeningTag,
     close: { before: '</', after: '>' },
     reopens: null,
-    unclosed: 'an element was not closed with its closing tag',
   },
   key: 'as-written',
   text: 'xml',
   repeated: 'list',
   jsonForm: true,
   empty: 'the <tool> block holds no call',
+  recoveries: TAGCALL_RECOVERIES,
 };
 
 export const tagcall: BlockReader = {

@@ -1,10 +1,12 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { BODY_RECOVERIES } from './recoveries.js';
 import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 const XLAM: BodyForm = {
   format: 'xlam',
+  recoveries: BODY_RECOVERIES,
   kind: 'calls',
   open: '[',
   openIsBody: true,

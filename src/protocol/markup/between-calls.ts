@@ -1,8 +1,9 @@
 import type { BlockFailure } from '../block.js';
-import type { ParseErrorCode, ParseWarningCode } from '../events.js';
+import type { ParseErrorCode } from '../events.js';
+import type { RecoveryValues } from '../recoveries.js';
 import { startsWithAt } from '../tag.js';
 import { afterBlanks } from './confirm.js';
-import type { MarkupForm, OpeningTag } from './form.js';
+import type { MarkupForm, MarkupRecoveryKind, OpeningTag } from './form.js';
 import { State, wait } from './shape.js';
 
 /**
@@ -24,7 +25,7 @@ interface Block {
   /** The call whose close was read ends (at absolute `end`, or where its close ended). */
   endClosed(end?: number): void;
   fail(code: ParseErrorCode, message: string, offset: number): BlockFailure;
-  warn(code: ParseWarningCode, message: string, offset: number): void;
+  recover<K extends MarkupRecoveryKind>(kind: K, offset: number, values?: RecoveryValues<K>): void;
   endOfInput(at: number): number;
 }
 
@@ -55,12 +56,7 @@ export function stepBetween(core: Block, i: number): number {
     const end = closes === true ? lt + close.length : lt;
     if (core.calls === 0) core.fail('missing-tool-name', core.form.empty, core.blockStart);
     else {
-      if (reopens === true)
-        core.warn(
-          'unclosed-element',
-          `the block was not closed with ${close}; it ends at the next ${open}`,
-          core.offset + lt,
-        );
+      if (reopens === true) core.recover('unclosed-block', core.offset + lt, { close, open });
       core.endClosed(core.offset + end);
       core.state = State.Done;
     }

@@ -9,17 +9,23 @@ import {
 import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import { LITERAL, NEED_MORE, readEntity } from '../entities.js';
-import type {
-  ArgumentPath,
-  CallFormat,
-  ParseErrorCode,
-  ParseWarningCode,
-  ToolArguments,
-} from '../events.js';
+import type { ArgumentPath, CallFormat, ParseErrorCode, ToolArguments } from '../events.js';
 import { PartialToken } from '../partial-token.js';
+import {
+  type Recoveries,
+  type Recovery,
+  type RecoveryValues,
+  recoveryMessage,
+  requireRows,
+} from '../recoveries.js';
 import { ArgumentsTree, FrameKind } from './arguments-tree.js';
 import { stepBetween, stepTrailer } from './between-calls.js';
-import type { MarkupForm, OpeningTag } from './form.js';
+import {
+  MARKUP_CORE_KINDS,
+  type MarkupForm,
+  type MarkupRecoveryKind,
+  type OpeningTag,
+} from './form.js';
 import { endsAtLineStart, type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 import type { StreamedValue } from './value-text.js';
 
@@ -53,6 +59,8 @@ export class MarkupCore implements BlockStream {
   readonly limits: BlockLimits;
   readonly form: MarkupForm;
   readonly shape: MarkupShape;
+  /** The declaration's recoveries this form's reading may make, checked when it is built. */
+  readonly rows: Recoveries<MarkupRecoveryKind>;
   readonly #entities: boolean;
   state = State.Start;
   /** The text of the current run, its absolute offset, and whether the input ended. */
@@ -101,6 +109,11 @@ export class MarkupCore implements BlockStream {
     this.limits = limits;
     this.tree = new ArgumentsTree((path, text) => this.#onDelta(path, text));
     this.shape = new Shape(this);
+    this.rows = requireRows(
+      form.recoveries,
+      [...MARKUP_CORE_KINDS, ...this.shape.kinds],
+      form.format,
+    ) as Recoveries<MarkupRecoveryKind>;
     this.#entities = this.shape.entities;
   }
 
@@ -259,9 +272,15 @@ export class MarkupCore implements BlockStream {
     this.#deltaText = '';
   }
 
-  warn(code: ParseWarningCode, message: string, offset: number): void {
+  /** A recovery at absolute `offset`: the warning of the declaration's row for `kind`. */
+  recover<K extends MarkupRecoveryKind>(kind: K, offset: number, values?: RecoveryValues<K>): void {
+    this.warnAs(this.rows[kind], offset, values);
+  }
+
+  /** The warning of a row the declaration handed over (an opening's, a wrapper's). */
+  warnAs(row: Recovery, offset: number, values?: Readonly<Record<string, string>>): void {
     this.#flushDelta();
-    this.sink.warn(code, message, offset, this.call?.id);
+    this.sink.warn(row.code, recoveryMessage(row, values), offset, this.call?.id);
   }
 
   /** The block fails here; the failure (`failed`) says why. */
@@ -314,12 +333,12 @@ export class MarkupCore implements BlockStream {
     };
     this.call = call;
     if (opening.escaped === true) this.escaped = true;
-    if (opening.stray !== undefined) this.warn('stray-text', opening.stray, this.offset + lt);
+    if (opening.stray !== undefined) this.warnAs(opening.stray, this.offset + lt);
     if (toolName !== '') this.sink.name(call.id, toolName);
     this.lineStart = false;
     this.state = State.InCall;
     if (this.form.missingWrapper !== undefined)
-      this.warn('missing-wrapper', this.form.missingWrapper, this.blockStart);
+      this.warnAs(this.form.missingWrapper, this.blockStart);
     if (selfClosing) this.closeCall(this.offset + lt + opening.length);
   }
 
@@ -424,11 +443,7 @@ export class MarkupCore implements BlockStream {
   stray(k: number): void {
     if (this.#strayWarned) return;
     this.#strayWarned = true;
-    this.warn(
-      'stray-text',
-      'text between the elements of a tool block is ignored',
-      this.offset + k,
-    );
+    this.recover('stray-text', this.offset + k);
   }
 
   // --- A value's text, and elements closed. ---
@@ -465,19 +480,11 @@ export class MarkupCore implements BlockStream {
     const tree = this.tree;
     while (tree.depth > depth) {
       if (this.value !== null) {
-        this.warn(
-          'unclosed-element',
-          `${this.form.parameter.unclosed}; it ends at ${ending}`,
-          this.valueAt,
-        );
+        this.recover('unclosed-value', this.valueAt, { ending });
         this.closeValueText();
         continue;
       }
-      this.warn(
-        'unclosed-element',
-        `<${tree.top.name}> was not closed before an enclosing closing tag`,
-        at,
-      );
+      this.recover('unclosed-element', at, { name: tree.top.name });
       tree.close();
     }
     if (depth > 0) {
@@ -549,7 +556,7 @@ export class MarkupCore implements BlockStream {
     if (!this.final) return wait(at);
     const end = this.offset + at;
     if (this.state === State.Between && this.calls > 0 && this.form.wrapper !== null) {
-      this.warn(BETWEEN_CALLS.code, BETWEEN_CALLS.message(this.form.wrapper.close), end);
+      this.recover(BETWEEN_CALLS.recovery, end, { close: this.form.wrapper.close });
       this.endClosed(end);
       this.state = State.Done;
       return at;
@@ -557,7 +564,7 @@ export class MarkupCore implements BlockStream {
     if (this.#completeButOpen()) {
       // A server stripped its stop token, or a stop sequence ended the reply: the call, with
       // every value closed (and the arguments' container where the form has one), is a call.
-      this.warn(CALL_COMPLETE.code, CALL_COMPLETE.message(this.form.call.close), end);
+      this.recover(CALL_COMPLETE.recovery, end, { close: this.form.call.close });
       this.closeCall(end);
       if (this.state !== State.Failed) {
         this.endClosed(end);

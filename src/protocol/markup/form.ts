@@ -1,5 +1,6 @@
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
+import type { Recoveries, Recovery, RecoveryKind } from '../recoveries.js';
 import { mayBecomeMatch } from '../regex-prefix.js';
 import { startsWithAt } from '../tag.js';
 import type { ValueText } from './value-text.js';
@@ -8,8 +9,8 @@ import type { ValueText } from './value-text.js';
 export interface OpeningTag {
   name: string;
   length: number;
-  /** It was read past text that does not belong in it: a `stray-text` warning says this. */
-  stray?: string;
+  /** It was read past text that does not belong in it: the declaration's row says so. */
+  stray?: Recovery;
   /**
    * The reply was logged with its text escaped as in a JSON string (`\n` for newlines between
    * tags): the call's values are unescaped as they are read.
@@ -40,6 +41,45 @@ export type ValueTexts =
  * parameter's key, `before` it and `after` it (`</` and `>`: `</path>`).
  */
 export type ParameterClose = string | { before: string; after: string };
+
+/** Recoveries of every markup form: its calls, blocks and values, and the input's end. */
+export const MARKUP_CORE_KINDS = [
+  'stray-text',
+  'unclosed-element',
+  'unclosed-block',
+  'unclosed-block-at-end',
+  'unclosed-call-at-end',
+] as const;
+/** Recoveries of forms written as XML elements (`tags: 'xml'`). */
+export const XML_ELEMENT_KINDS = [
+  'unclosed-arguments',
+  'duplicate-field',
+  'argument-outside-arguments',
+  'mismatched-call-close',
+  'mismatched-arguments-close',
+  'stray-close',
+  'deprecated-json-form',
+  'repaired-json',
+  'inexact-number',
+] as const;
+/** Recoveries of forms written as their own literals (`tags: 'literal'`). */
+export const LITERAL_TAG_KINDS = [
+  'unclosed-value',
+  'unclosed-call',
+  'duplicate-parameter-listed',
+  'duplicate-parameter-last',
+] as const;
+export type MarkupRecoveryKind =
+  | (typeof MARKUP_CORE_KINDS)[number]
+  | (typeof XML_ELEMENT_KINDS)[number]
+  | (typeof LITERAL_TAG_KINDS)[number];
+
+/**
+ * A markup form's recoveries: those of every form, and those of its kind of tags (the reader
+ * checks them when it is built: a declaration that lacks one is a mistake of the code).
+ */
+export type MarkupRecoveries = Recoveries<(typeof MARKUP_CORE_KINDS)[number]> &
+  Partial<Recoveries<RecoveryKind>>;
 
 /**
  * A dialect whose calls and arguments are written as markup, described as data for the one
@@ -73,7 +113,6 @@ export interface MarkupForm {
      */
     reopenFails: boolean;
     unnamed: string;
-    unclosed: string;
   };
   /** Child elements of the call that name it: the tool's and its server's. */
   fields?: { tool: string; server: string };
@@ -89,7 +128,6 @@ export interface MarkupForm {
      * value was left open; null when values may hold such lines.
      */
     reopens: string | null;
-    unclosed: string;
   };
   /** The argument's key from a parameter's written name. */
   key: KeyText;
@@ -109,8 +147,10 @@ export interface MarkupForm {
   escapedBlanks?: boolean;
   /** The message when a block ends holding no call. */
   empty: string;
-  /** A form that is another one without its wrapper: read, with this `missing-wrapper` warning. */
-  missingWrapper?: string;
+  /** A form that is another one without its wrapper: read, with this row's warning. */
+  missingWrapper?: Recovery;
+  /** The warning each recovery emits (see MarkupRecoveries). */
+  recoveries: MarkupRecoveries;
   /**
    * Such a form's wrapper close, which models still write after the call:
    * when it follows the call (blanks allowed), it is the call's text, not stray text.
@@ -137,12 +177,12 @@ export const MAX_OPENING = LOOKAHEAD.openingTag.value;
 /**
  * `<prefix…>` read by a sticky `pattern` (name in group 1 or 2): partial while `s` ends within
  * the longest such tag, so the answer never depends on where the input was cut. `stray` says
- * what of a match does not belong in it (a `stray-text` warning), if anything.
+ * what of a match does not belong in it (the declaration's row of it), if anything.
  */
 export function namedOpening(
   prefix: string,
   pattern: RegExp,
-  stray?: (match: RegExpExecArray) => string | undefined,
+  stray?: (match: RegExpExecArray) => Recovery | undefined,
   escaped?: (match: RegExpExecArray) => boolean,
 ): OpeningReader {
   const begun = mayBecomeMatch(pattern);
@@ -157,8 +197,8 @@ export function namedOpening(
     if (match === null)
       return !final && s.length - at < MAX_OPENING && begun(s, at) ? 'partial' : null;
     const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
-    const message = stray?.(match);
-    if (message !== undefined) opening.stray = message;
+    const row = stray?.(match);
+    if (row !== undefined) opening.stray = row;
     if (escaped?.(match) === true) opening.escaped = true;
     return opening;
   };

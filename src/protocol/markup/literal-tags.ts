@@ -3,7 +3,7 @@ import { startsWithAt } from '../tag.js';
 import { Repeat } from './arguments-tree.js';
 import { confirmsBlockCloseInValue, confirmsCallClose, confirmsParameterClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
-import { closeOf, keyOf, type ValueTexts, valueTextOf } from './form.js';
+import { closeOf, keyOf, LITERAL_TAG_KINDS, type ValueTexts, valueTextOf } from './form.js';
 import { endsAtLineStart, type MarkupShape, State, TEXT, wait } from './shape.js';
 import { StreamedValue } from './value-text.js';
 
@@ -15,6 +15,7 @@ import { StreamedValue } from './value-text.js';
  * with a warning; a close inside a value counts as markup/confirm.ts says.
  */
 export class LiteralTags implements MarkupShape {
+  readonly kinds = LITERAL_TAG_KINDS;
   readonly entities = false;
   readonly #core: MarkupCore;
   /** How values are read (`xml` text, in a form of literal tags, as written). */
@@ -64,7 +65,7 @@ export class LiteralTags implements MarkupShape {
     const opening = parameter.read(s, lt, final);
     if (opening === 'partial') return wait(lt);
     if (opening !== null) {
-      if (opening.stray !== undefined) core.warn('stray-text', opening.stray, core.offset + lt);
+      if (opening.stray !== undefined) core.warnAs(opening.stray, core.offset + lt);
       if (opening.escaped === true) core.escaped = true;
       this.#openParameter(opening.name, core.offset + lt);
       return lt + opening.length;
@@ -117,11 +118,7 @@ export class LiteralTags implements MarkupShape {
 
   #warnUnclosedCall(ending: string, lt: number): void {
     const core = this.#core;
-    core.warn(
-      'unclosed-element',
-      `${core.form.call.unclosed}; it ends at ${ending}`,
-      core.offset + lt,
-    );
+    core.recover('unclosed-call', core.offset + lt, { ending });
   }
 
   /** A parameter: a text value of the call's arguments. */
@@ -132,10 +129,10 @@ export class LiteralTags implements MarkupShape {
     const tree = core.startTree();
     const repeat = tree.open(key, true);
     if (repeat !== Repeat.None)
-      core.warn(
-        'duplicate-field',
-        `parameter ${JSON.stringify(key)} is given more than once; ${repeat === Repeat.List ? 'its values make a list' : 'the last is kept, as the tool takes one'}`,
+      core.recover(
+        repeat === Repeat.List ? 'duplicate-parameter-listed' : 'duplicate-parameter-last',
         at,
+        { key: JSON.stringify(key) },
       );
     core.value = new StreamedValue(valueTextOf(this.#texts, key), core.escaped);
     this.#close = closeOf(form.parameter.close, key);

@@ -1,3 +1,4 @@
+import type { MarkupRecoveryKind } from './form.js';
 /**
  * What the shared markup reader (markup/core.ts) and the shapes of a form's tags
  * (markup/xml-elements.ts, markup/literal-tags.ts) agree on: the states, how a step answers,
@@ -42,6 +43,8 @@ export interface OpenCall {
  * reader's text of the current run (`MarkupCore.s`) and answer as `run`'s steps do.
  */
 export interface MarkupShape {
+  /** The recoveries its reading may make, besides every form's (the declaration holds their rows). */
+  readonly kinds: readonly MarkupRecoveryKind[];
   /** `&` begins a character reference in a value's text (XML); else it is text. */
   readonly entities: boolean;
   /** Between a call's children at `k` (blanks skipped, not the input's end): what is there. */

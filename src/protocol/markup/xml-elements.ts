@@ -7,6 +7,7 @@ import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import { FrameKind } from './arguments-tree.js';
 import { confirmsCallClose, confirmsElementClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
+import { XML_ELEMENT_KINDS } from './form.js';
 import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 
@@ -17,6 +18,7 @@ import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
  * A close inside a value counts as the form's confirmation rules say (markup/confirm.ts).
  */
 export class XmlElements implements MarkupShape {
+  readonly kinds = XML_ELEMENT_KINDS;
   readonly entities = true;
   readonly #core: MarkupCore;
   readonly #tag: Tag = { kind: TagKind.None, name: '', length: 0 };
@@ -110,7 +112,7 @@ export class XmlElements implements MarkupShape {
         return lt + tag.length;
       }
       if (!isTagFor(form.call.close, tag.name, true))
-        core.warn('mismatched-close-tag', `</${tag.name}> read as ${form.call.close}`, at);
+        core.recover('mismatched-call-close', at, { name: tag.name, close: form.call.close });
       core.closeCall(at + tag.length);
       return lt + tag.length;
     }
@@ -137,11 +139,10 @@ export class XmlElements implements MarkupShape {
     }
     // One mistake, one warning: the arguments after it were written the same way.
     if (!this.#outsideWarned)
-      core.warn(
-        'argument-outside-arguments',
-        `<${tag.name}> stands outside <${form.container}>; read as an argument`,
-        at,
-      );
+      core.recover('argument-outside-arguments', at, {
+        name: tag.name,
+        container: form.container as string,
+      });
     this.#outsideWarned = true;
     this.#implied = true;
     core.startTree();
@@ -195,11 +196,7 @@ export class XmlElements implements MarkupShape {
     const fields = core.form.fields as { tool: string; server: string };
     const isTool = this.#field === fields.tool;
     if ((isTool ? call.name : call.server) !== (isTool ? '' : undefined))
-      core.warn(
-        'duplicate-field',
-        `<${this.#field}> is given twice; the last one counts`,
-        this.#fieldAt,
-      );
+      core.recover('duplicate-field', this.#fieldAt, { field: this.#field });
     if (isTool) call.name = value;
     else call.server = value;
     if (call.name !== '') core.sink.name(call.id, call.name, call.server ?? 'local');
@@ -303,11 +300,10 @@ export class XmlElements implements MarkupShape {
     }
     if (isTagFor(form.call.close, tag.name, true)) {
       if (this.#containerOpen)
-        core.warn(
-          'unclosed-element',
-          `<${form.container}> was not closed before ${form.call.close}`,
-          at,
-        );
+        core.recover('unclosed-arguments', at, {
+          container: form.container as string,
+          close: form.call.close,
+        });
       this.#endArguments(at);
       core.closeCall(at + tag.length);
       return end;
@@ -320,11 +316,10 @@ export class XmlElements implements MarkupShape {
     }
     if (tag.name === form.container || tree.depth === 0) {
       if (tag.name !== form.container)
-        core.warn(
-          'mismatched-close-tag',
-          `</${tag.name}> closes nothing here; read as </${form.container}>`,
-          at,
-        );
+        core.recover('mismatched-arguments-close', at, {
+          name: tag.name,
+          container: form.container as string,
+        });
       this.#endArguments(at);
       core.state = State.InCall;
       return end;
@@ -334,7 +329,7 @@ export class XmlElements implements MarkupShape {
       core.state = State.Value;
       return end;
     }
-    core.warn('mismatched-close-tag', `</${tag.name}> closes no open element and is ignored`, at);
+    core.recover('stray-close', at, { name: tag.name });
     return end;
   }
 
@@ -481,13 +476,11 @@ export class XmlElements implements MarkupShape {
     call.server = result.serverName;
     core.args = result.arguments;
     if (call.name !== '') core.sink.name(call.id, call.name, call.server ?? 'local');
-    core.warn(
-      'deprecated-json-format',
-      `the JSON form of ${start} is deprecated; write XML elements`,
-      at,
-    );
-    for (const warning of result.warnings)
-      core.warn(warning.code, warning.message, at + warning.at);
+    core.recover('deprecated-json-form', at, { start });
+    for (const repair of result.warnings)
+      if (repair.kind === 'repaired-json')
+        core.recover('repaired-json', at + repair.at, { what: repair.detail });
+      else core.recover('inexact-number', at + repair.at, { number: repair.detail });
     core.closeCall(closeAt + close.length);
   }
 }
