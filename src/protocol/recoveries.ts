@@ -30,7 +30,8 @@ export const RECOVERY_VALUES = {
   'unclosed-call-at-end': ['close'],
   'unclosed-thinking': ['close'],
   // A body of calls: wrappers and fences.
-  'missing-wrapper': [],
+  // Filled in where the family declares the form: what it was written in instead.
+  'missing-wrapper': ['instead'],
   'missing-fence': ['open', 'fence'],
   'unclosed-fence': ['fence', 'close'],
   // JSON and Python values.

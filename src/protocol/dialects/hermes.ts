@@ -1,6 +1,7 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
+import { recoveryWith } from '../recoveries.js';
 import { FUNCTION_JSON_HEAD } from './functionary.js';
 import { BODY_RECOVERIES, missingWrapper } from './recoveries.js';
 import { jsonCallList, NAME_AND_ARGUMENTS, SLOT, type WrittenForm } from './written.js';
@@ -31,13 +32,16 @@ export const hermes: BlockReader = {
   reads: { body: HERMES },
 };
 
-const NOT_ITS_WRAPPER = `write the call inside ${HERMES.open} … ${HERMES.close}`;
-
 /** The family's: its JSON's, and `missing-wrapper` (each wrapper not its own says which). */
 export const HERMES_RECOVERIES = {
   ...BODY_RECOVERIES,
-  'missing-wrapper': missingWrapper(NOT_ITS_WRAPPER),
+  'missing-wrapper': missingWrapper(
+    `write the call inside ${HERMES.open} … ${HERMES.close}{instead}`,
+  ),
 };
+/** The `missing-wrapper` row of a form written in `instead` of the family's wrapper. */
+const notItsWrapper = (instead: string) =>
+  recoveryWith(HERMES_RECOVERIES['missing-wrapper'], { instead });
 
 /** After a wrapper: blanks, then a call object whose first key is "name" (as llama.cpp asks). */
 const CALL_OBJECT_HEAD = /\s*\{\s*"name"/y;
@@ -55,7 +59,7 @@ function hermesWrappedIn(tag: string, midLine: boolean): BlockReader {
     ...jsonCalls('hermes', `<${tag}>`, `</${tag}>`),
     // Outside its own wrapper an object is a call only with its arguments: `{"name": "Ada"}` is data.
     bareObject: true,
-    missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <${tag}>`),
+    missingWrapper: notItsWrapper(`, not <${tag}>`),
   };
   return {
     open: form.open,
@@ -90,7 +94,7 @@ const HERMES_FUNCTION_TAG: BodyForm = {
   close: '</function>',
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
-  missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <function=…>`),
+  missingWrapper: notItsWrapper(', not <function=…>'),
 };
 
 /**
@@ -114,7 +118,7 @@ const HERMES_FUNCTION_NAME: BodyForm = {
   close: '</function>',
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y,
-  missingWrapper: missingWrapper(`${NOT_ITS_WRAPPER}, not <function name="…">`),
+  missingWrapper: notItsWrapper(', not <function name="…">'),
 };
 const FUNCTION_NAME_HEAD = /[A-Za-z_][\w.-]*">\s*[{"]/y;
 
@@ -139,7 +143,7 @@ const HERMES_BARE: BodyForm = {
   close: '',
   syntax: Syntax.Json,
   bareObject: true,
-  missingWrapper: HERMES_RECOVERIES['missing-wrapper'],
+  missingWrapper: notItsWrapper(''),
   // A broken object runs no further than a line that opens Hermes' own block.
   cutBy: ['\n<tool_call>'],
 };
