@@ -11,7 +11,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { BlockSink } from '../src/protocol/block.js';
 import { DIALECT_RECOVERIES } from '../src/protocol/dialects/index.js';
+import { QWEN3_CODER_FORM } from '../src/protocol/dialects/qwen3-coder.js';
+import { MARKUP_RECOVERIES } from '../src/protocol/dialects/recoveries.js';
+import { TAGCALL_FORM } from '../src/protocol/dialects/tagcall.js';
+import { MarkupReader } from '../src/protocol/markup/reader.js';
 import {
   placeholdersOf,
   RECOVERY_VALUES,
@@ -132,6 +137,20 @@ describe("every warning is a row of its dialect's declaration", () => {
     expect(found.undeclared).toEqual(['qwen3-coder deprecated-json-format (planted): x']);
     expect(found.unworded).toEqual(['qwen3-coder missing-wrapper (planted): made-up words']);
     expect([...found.exercised]).toEqual(['missing-wrapper']);
+  });
+
+  it('fails as a reader is built whose declaration lacks a row its shape can make', () => {
+    const limits = { maxDepth: 8, schemas: undefined };
+    const sink = {} as BlockSink;
+    // Qwen3-Coder's literal tags without their unclosed call and value, repeated parameter rows.
+    const lacking = { ...QWEN3_CODER_FORM, recoveries: MARKUP_RECOVERIES };
+    expect(() => new MarkupReader(lacking, sink, limits)).toThrow(
+      'the qwen3-coder declaration has no "unclosed-value" recovery row',
+    );
+    // The `<tool>` form's rows are XML elements', not literal tags'.
+    const mixed = { ...QWEN3_CODER_FORM, recoveries: TAGCALL_FORM.recoveries };
+    expect(() => new MarkupReader(mixed, sink, limits)).toThrow('"unclosed-value"');
+    expect(() => new MarkupReader(QWEN3_CODER_FORM, sink, limits)).not.toThrow();
   });
 
   it("declares each template with only its kind's values", () => {

@@ -95,8 +95,19 @@ export function requireRows<K extends RecoveryKind>(
   kinds: readonly K[],
   declaration: string,
 ): Recoveries<K> {
-  for (const kind of kinds)
-    if (rows[kind] === undefined)
-      throw new Error(`the ${declaration} declaration has no "${kind}" recovery row`);
+  // Readers are built per block: a declaration's rows are checked once for each list of kinds.
+  let lists = checked.get(rows);
+  if (lists?.has(kinds) !== true) {
+    for (const kind of kinds)
+      if (rows[kind] === undefined)
+        throw new Error(`the ${declaration} declaration has no "${kind}" recovery row`);
+    if (lists === undefined) {
+      lists = new Set();
+      checked.set(rows, lists);
+    }
+    lists.add(kinds);
+  }
   return rows as Recoveries<K>;
 }
+
+const checked = new WeakMap<object, Set<readonly RecoveryKind[]>>();

@@ -66,6 +66,8 @@ export const BODY_KINDS = [
 ] as const;
 /** Recoveries of a body whose calls stand in a fence (`BodyForm.fence`). */
 export const FENCE_KINDS = ['missing-fence', 'unclosed-fence'] as const;
+/** Both: a fenced body's. */
+export const FENCED_BODY_KINDS = [...BODY_KINDS, ...FENCE_KINDS] as const;
 export type BodyRecoveryKind = (typeof BODY_KINDS)[number] | (typeof FENCE_KINDS)[number];
 
 /**

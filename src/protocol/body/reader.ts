@@ -22,7 +22,7 @@ import {
   type BodyForm,
   type BodyRecoveryKind,
   type BodyTests,
-  FENCE_KINDS,
+  FENCED_BODY_KINDS,
 } from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
 import { MessageSteps } from './messages.js';
@@ -69,7 +69,7 @@ export class BodyReader implements BlockStream, BodyHost {
     this.#limits = limits;
     this.#rows = requireRows(
       form.recoveries,
-      form.fence === undefined ? BODY_KINDS : [...BODY_KINDS, ...FENCE_KINDS],
+      form.fence === undefined ? BODY_KINDS : FENCED_BODY_KINDS,
       form.format,
     ) as Recoveries<BodyRecoveryKind>;
     this.builder = this.#newBuilder();

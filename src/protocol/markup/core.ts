@@ -20,12 +20,7 @@ import {
 } from '../recoveries.js';
 import { ArgumentsTree, FrameKind } from './arguments-tree.js';
 import { stepBetween, stepTrailer } from './between-calls.js';
-import {
-  MARKUP_CORE_KINDS,
-  type MarkupForm,
-  type MarkupRecoveryKind,
-  type OpeningTag,
-} from './form.js';
+import type { MarkupForm, MarkupRecoveryKind, OpeningTag } from './form.js';
 import { endsAtLineStart, type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 import type { StreamedValue } from './value-text.js';
 
@@ -111,7 +106,7 @@ export class MarkupCore implements BlockStream {
     this.shape = new Shape(this);
     this.rows = requireRows(
       form.recoveries,
-      [...MARKUP_CORE_KINDS, ...this.shape.kinds],
+      this.shape.kinds,
       form.format,
     ) as Recoveries<MarkupRecoveryKind>;
     this.#entities = this.shape.entities;

@@ -69,6 +69,9 @@ export const LITERAL_TAG_KINDS = [
   'duplicate-parameter-listed',
   'duplicate-parameter-last',
 ] as const;
+/** What a reader of each kind of tags checks its form declares. */
+export const XML_FORM_KINDS = [...MARKUP_CORE_KINDS, ...XML_ELEMENT_KINDS] as const;
+export const LITERAL_FORM_KINDS = [...MARKUP_CORE_KINDS, ...LITERAL_TAG_KINDS] as const;
 export type MarkupRecoveryKind =
   | (typeof MARKUP_CORE_KINDS)[number]
   | (typeof XML_ELEMENT_KINDS)[number]

@@ -3,7 +3,7 @@ import { startsWithAt } from '../tag.js';
 import { Repeat } from './arguments-tree.js';
 import { confirmsBlockCloseInValue, confirmsCallClose, confirmsParameterClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
-import { closeOf, keyOf, LITERAL_TAG_KINDS, type ValueTexts, valueTextOf } from './form.js';
+import { closeOf, keyOf, LITERAL_FORM_KINDS, type ValueTexts, valueTextOf } from './form.js';
 import { endsAtLineStart, type MarkupShape, State, TEXT, wait } from './shape.js';
 import { StreamedValue } from './value-text.js';
 
@@ -15,7 +15,7 @@ import { StreamedValue } from './value-text.js';
  * with a warning; a close inside a value counts as markup/confirm.ts says.
  */
 export class LiteralTags implements MarkupShape {
-  readonly kinds = LITERAL_TAG_KINDS;
+  readonly kinds = LITERAL_FORM_KINDS;
   readonly entities = false;
   readonly #core: MarkupCore;
   /** How values are read (`xml` text, in a form of literal tags, as written). */

@@ -43,7 +43,7 @@ export interface OpenCall {
  * reader's text of the current run (`MarkupCore.s`) and answer as `run`'s steps do.
  */
 export interface MarkupShape {
-  /** The recoveries its reading may make, besides every form's (the declaration holds their rows). */
+  /** The recoveries its reading may make, every form's included (the declaration holds their rows). */
   readonly kinds: readonly MarkupRecoveryKind[];
   /** `&` begins a character reference in a value's text (XML); else it is text. */
   readonly entities: boolean;

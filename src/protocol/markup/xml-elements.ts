@@ -7,7 +7,7 @@ import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import { FrameKind } from './arguments-tree.js';
 import { confirmsCallClose, confirmsElementClose } from './confirm.js';
 import type { MarkupCore } from './core.js';
-import { XML_ELEMENT_KINDS } from './form.js';
+import { XML_FORM_KINDS } from './form.js';
 import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 
@@ -18,7 +18,7 @@ import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
  * A close inside a value counts as the form's confirmation rules say (markup/confirm.ts).
  */
 export class XmlElements implements MarkupShape {
-  readonly kinds = XML_ELEMENT_KINDS;
+  readonly kinds = XML_FORM_KINDS;
   readonly entities = true;
   readonly #core: MarkupCore;
   readonly #tag: Tag = { kind: TagKind.None, name: '', length: 0 };
