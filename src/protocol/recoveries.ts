@@ -34,15 +34,46 @@ export const RECOVERY_VALUES = {
   'missing-wrapper': ['instead'],
   'missing-fence': ['open', 'fence'],
   'unclosed-fence': ['fence', 'close'],
-  // JSON and Python values.
-  'duplicate-argument': ['key'],
-  'repaired-json': ['what'],
+  // JSON and Python values: what strict JSON rejects and the writer meant, read as meant.
+  'raw-control-in-string': [],
+  'unescaped-quote': [],
+  'single-quoted-string': [],
+  'escaped-single-quote': [],
+  'invalid-escape': [],
+  'brackets-left-open': ['count'],
+  'trailing-comma': [],
+  'unquoted-key': [],
+  'mismatched-bracket': ['bracket'],
+  'missing-comma': [],
+  'loose-number': ['number'],
+  'python-literal': ['word'],
+  comment: [],
   'inexact-number': ['number'],
+  'duplicate-argument': ['key'],
   'string-encoded-arguments': [],
   'repaired-json-in-string': ['repair'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RecoveryKind = keyof typeof RECOVERY_VALUES;
+
+/** What a value's reader recovers from itself: JSON repaired (the first only), a number kept. */
+export const VALUE_REPAIR_KINDS = [
+  'raw-control-in-string',
+  'unescaped-quote',
+  'single-quoted-string',
+  'escaped-single-quote',
+  'invalid-escape',
+  'brackets-left-open',
+  'trailing-comma',
+  'unquoted-key',
+  'mismatched-bracket',
+  'missing-comma',
+  'loose-number',
+  'python-literal',
+  'comment',
+  'inexact-number',
+] as const satisfies readonly RecoveryKind[];
+export type ValueRepairKind = (typeof VALUE_REPAIR_KINDS)[number];
 
 /** The values a kind's message names, by name. */
 export type RecoveryValues<K extends RecoveryKind> = Record<

@@ -125,10 +125,8 @@ export class CallBuilder implements ValueEvents {
   }
 
   /** The message of a value's repair, as the declaration's row words it. */
-  #repairMessage(kind: ValueRepairKind, detail: string): string {
-    return kind === 'repaired-json'
-      ? recoveryMessage(this.#rows[kind], { what: detail })
-      : recoveryMessage(this.#rows[kind], { number: detail });
+  #repairMessage(kind: ValueRepairKind, values?: Readonly<Record<string, string>>): string {
+    return recoveryMessage(this.#rows[kind], values);
   }
 
   /** A body of arguments: its call, named by the header that came before. */
@@ -306,9 +304,9 @@ export class CallBuilder implements ValueEvents {
     else if (!this.#nameKeyed && NAME_KEYS.has(this.#callKey)) this.#name(call, value.trim());
   }
 
-  repaired(kind: ValueRepairKind, detail: string, at: number): void {
+  repaired(kind: ValueRepairKind, at: number, values?: Readonly<Record<string, string>>): void {
     this.flush();
-    this.#sink.warn(this.#rows[kind].code, this.#repairMessage(kind, detail), at, this.#call?.id);
+    this.#warnAs(this.#rows[kind], at, this.#call?.id, values);
   }
 
   // --- A call's parts. ---
@@ -385,8 +383,8 @@ export class CallBuilder implements ValueEvents {
             if (depth === 1) call.innerArguments = value;
           },
           // Its offsets are in the decoded string: the first is told where the string ends.
-          repaired(kind, detail) {
-            call.innerRepair ??= outer.#repairMessage(kind, detail);
+          repaired(kind, _at, values) {
+            call.innerRepair ??= outer.#repairMessage(kind, values);
           },
         },
       );

@@ -1,5 +1,10 @@
 import type { CallFormat } from '../events.js';
-import type { Recoveries, Recovery, RecoveryKind } from '../recoveries.js';
+import {
+  type Recoveries,
+  type Recovery,
+  type RecoveryKind,
+  VALUE_REPAIR_KINDS,
+} from '../recoveries.js';
 import { type PrefixTest, prefixTestOf } from '../regex-prefix.js';
 import type { Syntax } from './value-events.js';
 
@@ -57,9 +62,8 @@ export interface SectionCallForm {
 
 /** Recoveries of every body form: its values, its arguments, and the input's end. */
 export const BODY_KINDS = [
+  ...VALUE_REPAIR_KINDS,
   'duplicate-argument',
-  'repaired-json',
-  'inexact-number',
   'string-encoded-arguments',
   'repaired-json-in-string',
   'unclosed-call-at-end',

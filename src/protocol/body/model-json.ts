@@ -138,7 +138,7 @@ export class ModelJsonReader extends ModelStringReader {
       this.fail('no value before the end', at - this.offset);
       return false;
     }
-    this.repair(`${stack.length} bracket(s) left open`, at - this.offset);
+    this.repair('brackets-left-open', at - this.offset, { count: `${stack.length}` });
     while (stack.length > 0) this.#closeContainer(at);
     this.mode = Mode.Done;
     return true;
@@ -169,7 +169,7 @@ export class ModelJsonReader extends ModelStringReader {
     const frame = this.stack.at(-1);
     if (frame !== undefined && frame.kind === Container.Array && this.#closes(frame, c)) {
       // `[]`, or `[1, 2,]`: a trailing comma before the close.
-      if (frame.afterComma) this.repair('a trailing comma', j);
+      if (frame.afterComma) this.repair('trailing-comma', j);
       return this.#closeAt_(j);
     }
     this.fail(`a value cannot begin with ${JSON.stringify(s[j])}`, j);
@@ -187,7 +187,7 @@ export class ModelJsonReader extends ModelStringReader {
       (c === 0x7d && frame.kind === Container.Object) ||
       (c === 0x29 && frame.kind === Container.Call)
     ) {
-      if (frame.afterComma) this.repair('a trailing comma', j);
+      if (frame.afterComma) this.repair('trailing-comma', j);
       return this.#closeAt_(j);
     }
     if (frame.kind === Container.Object && (c === 0x22 || c === 0x27))
@@ -204,7 +204,7 @@ export class ModelJsonReader extends ModelStringReader {
       const end = word === null ? j : WORD.lastIndex;
       if (end >= s.length && !final) return -j - 1;
       if (frame.kind === Container.Object && this.config.syntax === Syntax.Json)
-        this.repair('an unquoted key', j);
+        this.repair('unquoted-key', j);
       this.setKey((word as RegExpExecArray)[0], j);
       return end;
     }
@@ -250,7 +250,7 @@ export class ModelJsonReader extends ModelStringReader {
       // Brackets left open inside, not a call: `f(x=1]` is no call a model meant.
       const calls = this.stack.slice(outer + 1).some((f) => f.kind === Container.Call);
       if (outer !== -1 && !calls) {
-        this.repair(`${JSON.stringify(s[j])} closes what was left open`, j);
+        this.repair('mismatched-bracket', j, { bracket: JSON.stringify(s[j]) });
         while (this.stack.length > outer + 1) this.#closeContainer(this.offset + j);
         return this.#closeAt_(j);
       }
@@ -258,7 +258,7 @@ export class ModelJsonReader extends ModelStringReader {
     // No comma between two values: one was forgotten (Python calls may stand one a line).
     if (frame.kind === Container.Array || c === 0x22 || c === 0x27 || isWordStart(c)) {
       if (!(this.#newlineAfter && this.config.syntax === Syntax.Python))
-        this.repair('a missing comma', j);
+        this.repair('missing-comma', j);
       frame.afterComma = true;
       this.mode = frame.kind === Container.Array ? Mode.Value : Mode.Key;
       return j;
@@ -286,14 +286,14 @@ export class ModelJsonReader extends ModelStringReader {
     }
     let text = match[0];
     if (!isStrictNumber(text)) {
-      if (this.config.syntax === Syntax.Json) this.repair(`the number ${text}`, j);
+      if (this.config.syntax === Syntax.Json) this.repair('loose-number', j, { number: text });
       text = text.replace(/_/g, '');
     }
     const value = Number(text);
     const exact = Number.isFinite(value) && (/[.eE]/.test(text) || Number.isSafeInteger(value));
     if (!exact) {
       const shown = match[0].length > 40 ? `${match[0].slice(0, 40)}…` : match[0];
-      this.events.repaired('inexact-number', shown, this.offset + j);
+      this.events.repaired('inexact-number', this.offset + j, { number: shown });
       return this.completeValue(match[0], end);
     }
     return this.completeValue(value, end);
@@ -331,7 +331,8 @@ export class ModelJsonReader extends ModelStringReader {
       this.fail(`${JSON.stringify(word)} is no value (strings are quoted)`, j, cut);
       return -j - 1;
     }
-    if (literal.python && this.config.syntax === Syntax.Json) this.repair(`Python's ${word}`, j);
+    if (literal.python && this.config.syntax === Syntax.Json)
+      this.repair('python-literal', j, { word });
     return this.completeValue(literal.value, end);
   }
 
@@ -446,12 +447,12 @@ export class ModelJsonReader extends ModelStringReader {
       if (next === 0x2f) {
         const nl = s.indexOf('\n', i);
         if (nl === -1) return final ? s.length : -i - 1;
-        this.repair('a comment', i);
+        this.repair('comment', i);
         i = nl + 1;
       } else if (next === 0x2a) {
         const end = s.indexOf('*/', i + 2);
         if (end === -1) return final ? s.length : -i - 1;
-        this.repair('a comment', i);
+        this.repair('comment', i);
         i = end + 2;
       } else return i;
     }
@@ -497,8 +498,8 @@ export function readModelValue(
       key() {},
       text() {},
       value() {},
-      repaired(kind, detail, at) {
-        warnings.push({ kind, detail, at });
+      repaired(kind, at, values) {
+        warnings.push(values === undefined ? { kind, at } : { kind, at, values });
       },
     },
   );

@@ -10,6 +10,7 @@ import {
   type ReadFailure,
   Syntax,
   type ValueEvents,
+  type ValueRepairKind,
 } from './value-events.js';
 
 export enum Mode {
@@ -240,7 +241,7 @@ export abstract class ModelStringReader {
       }
       if (raw < end) {
         this.#stringText(s.slice(i, raw));
-        this.repair('a raw newline or tab in a string', raw);
+        this.repair('raw-control-in-string', raw);
         i = raw;
         continue;
       }
@@ -287,7 +288,7 @@ export abstract class ModelStringReader {
         return -stop - 1;
       }
       if (closes) return this.#endString(stop + 1);
-      this.repair('a quote inside a string that was not escaped', stop);
+      this.repair('unescaped-quote', stop);
       this.#stringText(quote);
       i = stop + 1;
     }
@@ -381,7 +382,7 @@ export abstract class ModelStringReader {
 
   protected beginString(quote: string, isKey: boolean, at: number, next: number): number {
     if (quote === "'" && this.config.syntax === Syntax.Json)
-      this.repair('a single-quoted string', at);
+      this.repair('single-quoted-string', at);
     this.#quote = quote;
     this.#tokenQuoted = quote === this.config.quoteToken;
     this.#isKey = isKey;
@@ -499,7 +500,7 @@ export abstract class ModelStringReader {
     }
     // `\'` in JSON: what the model meant is the quote.
     if (e === "'" && !python) {
-      this.repair('an escaped single quote', at);
+      this.repair('escaped-single-quote', at);
       this.#stringText("'");
       return at + 2;
     }
@@ -514,7 +515,7 @@ export abstract class ModelStringReader {
 
   /** An escape that means nothing: kept as written (Python does the same). */
   #badEscape(s: string, at: number): number {
-    if (this.config.syntax === Syntax.Json) this.repair('an invalid escape, kept as written', at);
+    if (this.config.syntax === Syntax.Json) this.repair('invalid-escape', at);
     this.#stringText(s.slice(at, at + 2));
     return Math.min(at + 2, s.length);
   }
@@ -543,11 +544,15 @@ export abstract class ModelStringReader {
 
   // --- Mistakes. ---
 
-  protected repair(what: string, at: number): void {
+  protected repair(
+    kind: ValueRepairKind,
+    at: number,
+    values?: Readonly<Record<string, string>>,
+  ): void {
     if (this.#repaired) return;
     this.#flushRun();
     this.#repaired = true;
-    this.events.repaired('repaired-json', what, this.offset + at);
+    this.events.repaired(kind, this.offset + at, values);
   }
 
   protected fail(message: string, at: number, cut = false): void {

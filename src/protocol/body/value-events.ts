@@ -1,4 +1,5 @@
 import type { JsonValue } from '../events.js';
+import type { ValueRepairKind } from '../recoveries.js';
 
 /**
  * The syntaxes of values a model writes in a call's body: JSON (with the repairs below),
@@ -33,20 +34,19 @@ export interface ValueEvents {
   /** A value completed at `depth` (a container once it closes); `end` is just after it. */
   value(depth: number, value: JsonValue, end: number): void;
   /**
-   * A model's mistake read anyway (`detail` says what was repaired), or a number kept as
-   * written (`detail` is the number): the declaration's row of `kind` says it.
+   * A model's mistake read anyway, or a number kept as written: the declaration's row of
+   * `kind` says it, with `values` (RECOVERY_VALUES) filled in.
    */
-  repaired(kind: ValueRepairKind, detail: string, at: number): void;
+  repaired(kind: ValueRepairKind, at: number, values?: Readonly<Record<string, string>>): void;
 }
 
-/** What a value's reader recovers from itself. */
-export type ValueRepairKind = 'repaired-json' | 'inexact-number';
+export type { ValueRepairKind } from '../recoveries.js';
 
-/** A recovery of a value read whole: its kind, what it repaired, where in the value. */
+/** A recovery of a value read whole: its kind, where in the value, its values. */
 export interface ValueRepair {
   kind: ValueRepairKind;
-  detail: string;
   at: number;
+  values?: Readonly<Record<string, string>>;
 }
 
 export interface ReaderConfig {

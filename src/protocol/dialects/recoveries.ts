@@ -51,12 +51,28 @@ export const literalRecoveries = (call: string, value: string) =>
     ),
   }) as const satisfies Partial<Recoveries<RecoveryKind>>;
 
-/** A value read as its writer meant it: JSON that is not strict, a number kept as written. */
+/** JSON strict parsing rejects but its writer meant: `what` says which mistake, read as meant. */
+const repaired = (what: string) =>
+  row('repaired-json', `the JSON is not strict (${what}); it was read as meant, write strict JSON`);
+
+/**
+ * A value read as its writer meant it: JSON that is not strict (a value's reader says the
+ * first of its repairs), a number kept as written.
+ */
 export const VALUE_RECOVERIES = {
-  'repaired-json': row(
-    'repaired-json',
-    'the JSON is not strict ({what}); it was read as meant, write strict JSON',
-  ),
+  'raw-control-in-string': repaired('a raw newline or tab in a string'),
+  'unescaped-quote': repaired('a quote inside a string that was not escaped'),
+  'single-quoted-string': repaired('a single-quoted string'),
+  'escaped-single-quote': repaired('an escaped single quote'),
+  'invalid-escape': repaired('an invalid escape, kept as written'),
+  'brackets-left-open': repaired('{count} bracket(s) left open'),
+  'trailing-comma': repaired('a trailing comma'),
+  'unquoted-key': repaired('an unquoted key'),
+  'mismatched-bracket': repaired('{bracket} closes what was left open'),
+  'missing-comma': repaired('a missing comma'),
+  'loose-number': repaired('the number {number}'),
+  'python-literal': repaired("Python's {word}"),
+  comment: repaired('a comment'),
   'inexact-number': row(
     'inexact-number',
     'the number {number} cannot be held exactly; it is kept as written, as a string',

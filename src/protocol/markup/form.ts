@@ -1,6 +1,11 @@
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
-import type { Recoveries, Recovery, RecoveryKind } from '../recoveries.js';
+import {
+  type Recoveries,
+  type Recovery,
+  type RecoveryKind,
+  VALUE_REPAIR_KINDS,
+} from '../recoveries.js';
 import { mayBecomeMatch } from '../regex-prefix.js';
 import { startsWithAt } from '../tag.js';
 import type { ValueText } from './value-text.js';
@@ -59,8 +64,7 @@ export const XML_ELEMENT_KINDS = [
   'mismatched-arguments-close',
   'stray-close',
   'deprecated-json-form',
-  'repaired-json',
-  'inexact-number',
+  ...VALUE_REPAIR_KINDS,
 ] as const;
 /** Recoveries of forms written as their own literals (`tags: 'literal'`). */
 export const LITERAL_TAG_KINDS = [

@@ -478,9 +478,7 @@ export class XmlElements implements MarkupShape {
     if (call.name !== '') core.sink.name(call.id, call.name, call.server ?? 'local');
     core.recover('deprecated-json-form', at, { start });
     for (const repair of result.warnings)
-      if (repair.kind === 'repaired-json')
-        core.recover('repaired-json', at + repair.at, { what: repair.detail });
-      else core.recover('inexact-number', at + repair.at, { number: repair.detail });
+      core.warnAs(core.rows[repair.kind], at + repair.at, repair.values);
     core.closeCall(closeAt + close.length);
   }
 }
