@@ -39,6 +39,30 @@ describe('LiteralPrefixes', () => {
     );
   });
 
+  it('goes on with a held beginning exactly while it stays one that holds no literal whole', () => {
+    // A held text and what comes after: the walk from the held place answers as the whole
+    // text asked from its start would.
+    const heldText = (literals: readonly string[], t: string) =>
+      literals.some((l) => l.length > t.length && l.startsWith(t)) &&
+      !literals.some((l) => t.includes(l));
+    fc.assert(
+      fc.property(
+        fc.array(literal, { minLength: 1, maxLength: 6 }),
+        text,
+        text,
+        (literals, held, more) => {
+          const prefixes = new LiteralPrefixes(literals);
+          const node = prefixes.heldAt(held, 0);
+          expect(node !== null).toBe(held.length > 0 && heldText(literals, held));
+          if (node === null) return;
+          const next = prefixes.continued(node, more);
+          expect(next !== null).toBe(heldText(literals, held + more));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it("on auto's own markers, at every end of every flood", () => {
     const markers = [...new Set(floodShapes().map((f) => f.unit.trimEnd()))];
     const prefixes = new LiteralPrefixes(markers);

@@ -1,12 +1,14 @@
 import { partialSuffixStart, startsWithAt } from './tag.js';
 
 /** A node of the tree: the characters that may come next, and whether a literal ends here. */
-interface PrefixNode {
+export interface PrefixNode {
   readonly next: Map<number, PrefixNode>;
   ends: boolean;
+  /** Whether one of the literals stands whole in the text that leads here (at its end or before). */
+  holds: boolean;
 }
 
-const node = (): PrefixNode => ({ next: new Map(), ends: false });
+const node = (): PrefixNode => ({ next: new Map(), ends: false, holds: false });
 
 /**
  * The beginnings of many literals, so that "does one of them stand here, or may it once more
@@ -50,6 +52,24 @@ export class LiteralPrefixes {
       at.ends = true;
     }
     this.#longest = longest;
+    markHolds(this.#root, '', literals);
+  }
+
+  /**
+   * The node of `s[from, s.length)` when that text is a beginning of a literal that holds
+   * none whole (what a text's end holds back), else null: where the next chunk goes on from.
+   */
+  heldAt(s: string, from: number): PrefixNode | null {
+    return from < s.length ? walk(this.#root, s, from) : null;
+  }
+
+  /**
+   * The node `text` leads to from `held`, when it goes on with a beginning of a literal and
+   * holds none whole: then a text that ended at `held` still ends the same way, held back
+   * whole, without searching it again. Else null.
+   */
+  continued(held: PrefixNode, text: string): PrefixNode | null {
+    return walk(held, text, 0);
   }
 
   /**
@@ -89,4 +109,21 @@ export class LiteralPrefixes {
     }
     return earliest;
   }
+}
+
+/** Down the tree from `at` along `s[from, s.length)`, while no literal stands whole; else null. */
+function walk(at: PrefixNode, s: string, from: number): PrefixNode | null {
+  let here = at;
+  for (let k = from; k < s.length; k++) {
+    const next = here.next.get(s.charCodeAt(k));
+    if (next === undefined || next.holds) return null;
+    here = next;
+  }
+  return here;
+}
+
+/** Sets `holds` at `at`, the node of `path`, and below: a literal stands somewhere in its path. */
+function markHolds(at: PrefixNode, path: string, literals: readonly string[]): void {
+  at.holds = literals.some((literal) => path.includes(literal));
+  for (const [c, next] of at.next) markHolds(next, path + String.fromCharCode(c), literals);
 }

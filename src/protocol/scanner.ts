@@ -109,10 +109,11 @@ export class Scanner implements Parser {
       if (held === 0) {
         if (this.#fastPath(chunk)) return;
       } else if (
-        this.#state === Top.Block &&
-        this.#calls.continues(chunk, this.#offset + this.#buf.length + chunk.length)
+        this.#state === Top.Block
+          ? this.#calls.continues(chunk, this.#offset + this.#buf.length + chunk.length)
+          : this.#openings.continuedBy(chunk, this.#bufVersion)
       ) {
-        // The block waits on a token the chunk only continues: nothing to read until more.
+        // The block, or the text, waits on a token the chunk only continues: nothing to read.
         this.#append(chunk);
         return;
       } else if (this.#fastPathAfterHeld(held, chunk)) return;
@@ -125,7 +126,9 @@ export class Scanner implements Parser {
     if (!this.#started) this.#begin();
     if (this.#bracket.pending !== null) this.#append(this.#bracket.drain());
     this.#run(true);
-    this.#finish();
+    // Rows 'thinking-open' (it ends, with a warning), 'prefilled-undecided' (the start is text).
+    if (this.#state === Top.ThinkTag) this.#thinking.endOfInput(this.#offset + this.#pos);
+    this.#prefilledStart.decideNot();
     this.reset();
   }
 
@@ -216,12 +219,6 @@ export class Scanner implements Parser {
     this.#flushText(this.#pos);
   }
 
-  #finish(): void {
-    // Rows 'thinking-open' (it ends, with a warning), 'prefilled-undecided' (the start is text).
-    if (this.#state === Top.ThinkTag) this.#thinking.endOfInput(this.#offset + this.#pos);
-    this.#prefilledStart.decideNot();
-  }
-
   // --- Text and thinking. ---
 
   #flushText(end: number): void {
@@ -286,6 +283,9 @@ export class Scanner implements Parser {
     const reader = lineStartOpening(this.#buf, i, candidates, final);
     // Row 'partial-opening': at the end, an opening not yet complete is no block.
     if (reader === undefined || (reader === null && final)) return undefined;
+    // Only more of an opening decides: held (not at the input's start, its own openings).
+    if (reader === null && this.#offset + i > 0 && !this.#prefilledStart.undecided)
+      this.#openings.hold(this.#buf, i, this.#bufVersion, candidates.prefixes);
     if (reader === null) return false;
     this.#beginBlock(i, reader);
     return true;
@@ -445,6 +445,7 @@ export class Scanner implements Parser {
     } else if (newline === -1 && !final && anywhere.length > 0 && !this.#fence.open) {
       // Keep a partial opening for the next chunk (row 'partial-opening-mid-line': else text).
       end = Math.min(end, this.#table.anywherePrefixes.partialSuffixStart(buf, this.#pos));
+      if (!prefilled.undecided) this.#openings.hold(buf, end, this.#bufVersion);
     }
     if (prefilled.undecided) {
       const close = prefilled.closeBefore(buf, this.#offset, this.#pos, end);
