@@ -39,6 +39,21 @@ describe('LiteralPrefixes', () => {
     );
   });
 
+  it('tells which literals stand at a place, and whether the text ends inside a longer one', () => {
+    fc.assert(
+      fc.property(fc.array(literal, { minLength: 1, maxLength: 6 }), text, (literals, s) => {
+        const prefixes = new LiteralPrefixes(literals);
+        for (let at = 0; at <= s.length; at++) {
+          const answers = literals.map((l) => startsWithAt(s, at, l));
+          const standing = answers.flatMap((answer, k) => (answer === true ? [k] : []));
+          expect(prefixes.standingAt(s, at)).toEqual(standing);
+          expect(prefixes.endsInside(s, at)).toBe(answers.includes(null));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('goes on with a held beginning exactly while it stays one that holds no literal whole', () => {
     // A held text and what comes after: the walk from the held place answers as the whole
     // text asked from its start would.

@@ -6,9 +6,14 @@ export interface PrefixNode {
   ends: boolean;
   /** Whether one of the literals stands whole in the text that leads here (at its end or before). */
   holds: boolean;
+  /**
+   * The literals that begin the text that leads here (it, or a beginning of it), as indices
+   * into the literals' list, ascending.
+   */
+  standing: readonly number[];
 }
 
-const node = (): PrefixNode => ({ next: new Map(), ends: false, holds: false });
+const node = (): PrefixNode => ({ next: new Map(), ends: false, holds: false, standing: [] });
 
 /**
  * The beginnings of many literals, so that "does one of them stand here, or may it once more
@@ -52,7 +57,35 @@ export class LiteralPrefixes {
       at.ends = true;
     }
     this.#longest = longest;
-    markHolds(this.#root, '', literals);
+    finish(this.#root, '', literals, []);
+  }
+
+  /**
+   * Which of the literals stand whole at `s[at]`: indices into the literals' list, ascending
+   * (those asked in turn with `startsWithAt`, the ones that answer true). `auto`'s 34 openings
+   * that begin with `<` were each compared at every line start a special token stood at.
+   */
+  standingAt(s: string, at: number): readonly number[] {
+    let here = this.#root;
+    let standing = here.standing;
+    for (let k = at; k < s.length; k++) {
+      const next = here.next.get(s.charCodeAt(k));
+      if (next === undefined) break;
+      here = next;
+      if (here.ends) standing = here.standing;
+    }
+    return standing;
+  }
+
+  /** Whether the text from `s[at]` to its end is a beginning of a literal longer than it. */
+  endsInside(s: string, at: number): boolean {
+    let here = this.#root;
+    for (let k = at; k < s.length; k++) {
+      const next = here.next.get(s.charCodeAt(k));
+      if (next === undefined) return false;
+      here = next;
+    }
+    return here.next.size > 0;
   }
 
   /**
@@ -122,8 +155,19 @@ function walk(at: PrefixNode, s: string, from: number): PrefixNode | null {
   return here;
 }
 
-/** Sets `holds` at `at`, the node of `path`, and below: a literal stands somewhere in its path. */
-function markHolds(at: PrefixNode, path: string, literals: readonly string[]): void {
+/**
+ * Sets `holds` and `standing` at `at`, the node of `path`, and below (`above`: the literals that
+ * begin `path` short of it).
+ */
+function finish(
+  at: PrefixNode,
+  path: string,
+  literals: readonly string[],
+  above: readonly number[],
+): void {
   at.holds = literals.some((literal) => path.includes(literal));
-  for (const [c, next] of at.next) markHolds(next, path + String.fromCharCode(c), literals);
+  const own = literals.flatMap((literal, k) => (literal === path ? [k] : []));
+  at.standing = own.length === 0 ? above : [...above, ...own].sort((a, b) => a - b);
+  for (const [c, next] of at.next)
+    finish(next, path + String.fromCharCode(c), literals, at.standing);
 }

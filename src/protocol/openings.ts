@@ -3,7 +3,7 @@ import { type BuiltReader, builtReader } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes, type PrefixNode } from './literal-prefixes.js';
 import type { Recoveries } from './recoveries.js';
-import { commonPrefix, LiteralsSearch, partialSuffixStart, startsWithAt } from './tag.js';
+import { commonPrefix, LiteralsSearch, partialSuffixStart } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
 export interface FoundOpening {
@@ -176,11 +176,12 @@ export function lineStartOpening(
   // Most places hold none of them whole: one walk answers for all.
   const stands = candidates.prefixes.standsAt(s, i);
   if (stands !== true) return stands === null ? null : undefined;
-  let waiting = false;
-  for (const reader of candidates.readers) {
-    let opens = startsWithAt(s, i, reader.open);
-    if (opens === true && reader.lineStart !== undefined)
-      opens = reader.lineStart(s, i + reader.open.length, final);
+  // Only the readers whose openings stand are asked; the text may end inside a longer one.
+  let waiting = candidates.prefixes.endsInside(s, i);
+  for (const k of candidates.prefixes.standingAt(s, i)) {
+    const reader = candidates.readers[k];
+    const opens =
+      reader.lineStart === undefined ? true : reader.lineStart(s, i + reader.open.length, final);
     if (opens === true) return reader;
     if (opens === null) waiting = true;
   }
@@ -208,6 +209,8 @@ interface ScanPlan {
   pattern: RegExp | null;
   /** Else the search by what they all begin with. */
   literals: LiteralsSearch;
+  /** Which of them stand at a place the search found: one walk, not a compare each. */
+  prefixes: LiteralPrefixes;
 }
 
 function scanPlan(readers: readonly BuiltReader[]): ScanPlan {
@@ -217,6 +220,7 @@ function scanPlan(readers: readonly BuiltReader[]): ScanPlan {
     readers,
     members,
     literals: new LiteralsSearch(members),
+    prefixes: new LiteralPrefixes(members),
     // Shared by every parser of the table: its `lastIndex` is set before each `exec`. The
     // shared beginning stands outside the alternatives: irregexp then finds a candidate by it
     // before trying any (ten openings of one family: a fifth less time scanning prose).
@@ -376,7 +380,7 @@ export class OpeningSearch {
       let at = scan.first(buf, pos, version);
       if (at !== -1 && at < earliest) earliest = at;
       while (at !== -1 && at < end && (found === null || at < found.at)) {
-        const opening = openingAt(buf, at, this.table.scanPlans[p].readers, final, before);
+        const opening = openingAt(buf, at, this.table.scanPlans[p], final, before);
         if (opening !== null) {
           found = opening;
           break;
@@ -391,19 +395,19 @@ export class OpeningSearch {
 }
 
 /**
- * The first of `readers` (in order) whose opening stands at `at` and opens there: a word's
- * opening starts a word, and some tags are confirmed by what follows (or may still be; at the
- * end of the input, row 'partial-opening-mid-line', the reader decides with what there is).
+ * The first of `plan`'s readers (in order) whose opening stands at `at` and opens there: a
+ * word's opening starts a word, and some tags are confirmed by what follows (or may still be;
+ * at the end of the input, row 'partial-opening-mid-line', the reader decides with what there is).
  */
 function openingAt(
   buf: string,
   at: number,
-  readers: readonly BuiltReader[],
+  plan: ScanPlan,
   final: boolean,
   before: number,
 ): FoundOpening | null {
-  for (const reader of readers) {
-    if (!buf.startsWith(reader.open, at)) continue;
+  for (const k of plan.prefixes.standingAt(buf, at)) {
+    const reader = plan.readers[k];
     if (reader.wordStart === true && isWordChar(at > 0 ? buf.charCodeAt(at - 1) : before)) continue;
     if (reader.midLine === undefined) return { at, reader, undecided: false };
     const confirmed = reader.midLine(buf, at + reader.open.length, final);
