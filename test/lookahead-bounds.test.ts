@@ -1,6 +1,7 @@
 // Each row of src/protocol/lookahead.ts at its bound and just past it: the input at the bound
 // is read, the input past it gives what the row says (`past`), whole and in 1-character
-// chunks. The inputs are built from the row's value, so a changed value is tested where it
+// chunks alike (the same result both ways, docs/parser.md "The same events on every
+// chunking"). The inputs are built from the row's value, so a changed value is tested where it
 // now stands; a row without a case here fails the first test.
 import { describe, expect, it } from 'vitest';
 import { isElementName } from '../src/protocol/dialects/index.js';
@@ -17,12 +18,6 @@ interface BoundCase {
   /** What the input at the bound gives, and what the input past it gives. */
   at: string;
   past: string;
-  /**
-   * A known fault: past the bound, a whole input is still read (the pattern matches it at
-   * once) where chunks are held only as far as the bound, so the events depend on the
-   * chunking. `past` is then the chunked outcome; the whole input gives `at`.
-   */
-  wholeReadsPast?: true;
 }
 
 /** The kind of a result: its errors, else its warnings, else a call, thinking or text. */
@@ -98,7 +93,6 @@ const CASES: Record<LookaheadName, BoundCase> = {
     },
     at: 'call',
     past: 'warning stray-text',
-    wholeReadsPast: true,
   },
   callName: {
     options: { dialect: 'qwen3-coder' },
@@ -156,7 +150,6 @@ const CASES: Record<LookaheadName, BoundCase> = {
       `[${blanks(value - '{"name":'.length + (past ? 1 : 0))}{"name": "f", "arguments": {}}] done`,
     at: 'call',
     past: 'text',
-    wholeReadsPast: true,
   },
   clineMidLine: {
     options: { dialect: 'cline', toolNames: ['read_file'] },
@@ -178,7 +171,6 @@ const CASES: Record<LookaheadName, BoundCase> = {
       `<|tool_call_start|>[f${blanks(value + (past ? 1 : 0))}(k=1)]<|tool_call_end|>`,
     at: 'call',
     past: 'error invalid-json',
-    wholeReadsPast: true,
   },
   bodyHeader: {
     // gpt-oss' header: `value` characters from the block's start to `<|message|>`.
@@ -199,16 +191,18 @@ const CASES: Record<LookaheadName, BoundCase> = {
       `<|tool_call_start|>\`\`\`python${blanks(value - 9 + (past ? 1 : 0))}\nf(k=1)\n\`\`\`\n<|tool_call_end|>`,
     at: 'call',
     past: 'error invalid-json',
-    wholeReadsPast: true,
   },
 };
 
-/** The result of `input` whole and in 1-character chunks. */
+/**
+ * The result of `input` whole and in 1-character chunks, which must be the same: past a bound
+ * the whole input is decided where chunks are held no further.
+ */
 function results(input: string, options: ParseOptions = {}) {
-  return {
-    whole: parse(input, options),
-    chunked: feedChunks([...input], options).result,
-  };
+  const whole = parse(input, options);
+  const chunked = feedChunks([...input], options).result;
+  expect(chunked, 'in 1-character chunks as whole').toEqual(whole);
+  return { whole, chunked };
 }
 
 describe('each look-ahead bound at its value and just past it', () => {
@@ -229,20 +223,41 @@ describe('each look-ahead bound at its value and just past it', () => {
       expect(read(at.whole)).toBe(testCase.at);
       expect(read(at.chunked)).toBe(testCase.at);
       const past = results(testCase.input(bound.value, true), testCase.options);
+      expect(read(past.whole)).toBe(testCase.past);
       expect(read(past.chunked)).toBe(testCase.past);
-      // The known fault stays pinned: once a whole input is decided as chunks are, this fails.
-      expect(read(past.whole)).toBe(testCase.wholeReadsPast ? testCase.at : testCase.past);
     });
   }
 });
 
-describe("a known fault beyond the rows' cases", () => {
-  it("bodyHeader: Mistral's header past the bound is read whole, not in chunks", () => {
-    const input = `[TOOL_CALLS]f${blanks(LOOKAHEAD.bodyHeader.value)}[ARGS]{"k": 1}`;
-    const { whole, chunked } = results(input, { dialect: 'mistral' });
+describe("bounds on patterns that could match past them, beyond the rows' cases", () => {
+  // Mistral's header is `\s*name\s*[ARGS]\s*`: its blanks alone could run past the bound.
+  const header = (length: number) =>
+    `[TOOL_CALLS]f${blanks(length - 'f[ARGS]'.length)}[ARGS]{"k": 1}`;
+  it("bodyHeader: Mistral's header at the bound is a call, whole and in chunks", () => {
+    const { whole } = results(header(LOOKAHEAD.bodyHeader.value), { dialect: 'mistral' });
     expect(summary(whole)).toBe('call');
-    expect(summary(chunked)).toBe('error missing-tool-name');
   });
+  it("bodyHeader: Mistral's header past the bound is no call, whole and in chunks", () => {
+    const { whole } = results(header(LOOKAHEAD.bodyHeader.value + 1), { dialect: 'mistral' });
+    expect(summary(whole)).toBe('error missing-tool-name');
+  });
+  it("bodyHeader: Mistral's header far past the bound is no call, whole and in chunks", () => {
+    const { whole } = results(header(2 * LOOKAHEAD.bodyHeader.value), { dialect: 'mistral' });
+    expect(summary(whole)).toBe('error missing-tool-name');
+  });
+  // DeepSeek V3's section call: its ```json fence line's blanks could run past the bound.
+  const sectionFence = (length: number) =>
+    `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n\`\`\`json${blanks(length - '```json'.length)}\n{"k": 1}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+  for (const [length, outcome] of [
+    [LOOKAHEAD.bodyFence.value, 'call'],
+    [LOOKAHEAD.bodyFence.value + 1, 'error invalid-json'],
+    [4 * LOOKAHEAD.bodyFence.value, 'error invalid-json'],
+  ] as const) {
+    it(`bodyFence: a DeepSeek V3 call's fence line of ${length} characters, whole and in chunks`, () => {
+      const { whole } = results(sectionFence(length), { dialect: 'deepseek' });
+      expect(summary(whole)).toBe(outcome);
+    });
+  }
 });
 
 describe('the names the renderer and grammars write as elements are the ones the parser reads', () => {

@@ -17,6 +17,7 @@ import { BodyReader } from './body/reader.js';
 import type { ParseErrorCode } from './events.js';
 import { LOOKAHEAD } from './lookahead.js';
 import { MarkupReader } from './markup/reader.js';
+import { execWithin } from './match-within.js';
 import { prefixTestOf } from './regex-prefix.js';
 import { readTag, startsWithAt, type Tag, TagKind } from './tag.js';
 
@@ -98,8 +99,8 @@ function testOf(confirmation: Confirmation | undefined): OpeningTest | undefined
 function matchedBy(head: RegExp): OpeningTest {
   const begun = prefixTestOf(head);
   return (s, after, final) => {
-    head.lastIndex = after;
-    if (head.test(s)) return true;
+    // Within what chunks would hold, so a longer match is no head whole either.
+    if (execWithin(head, s, after, MAX_HEAD_LOOK) !== null) return true;
     return !final && s.length - after < MAX_HEAD_LOOK && begun(s, after) ? null : false;
   };
 }

@@ -316,10 +316,13 @@ export class ModelJsonReader extends ModelStringReader {
     // name cut before its `(`, is cut (row 'body-value-cut'), any other is no value (row
     // 'body-word-at-end').
     if (this.config.syntax === Syntax.Python) {
+      // Blanks past the bound end the look, whole as in chunks: the word is then no call.
       const paren = blanksEnd(s, end);
-      if (paren >= s.length && !final && paren - end <= MAX_PAREN_LOOK) return -j - 1;
-      if (s.charCodeAt(paren) === 0x28)
-        return this.#openContainer(Container.Call, j, paren + 1, word);
+      if (paren - end <= MAX_PAREN_LOOK) {
+        if (paren >= s.length && !final) return -j - 1;
+        if (s.charCodeAt(paren) === 0x28)
+          return this.#openContainer(Container.Call, j, paren + 1, word);
+      }
     }
     const literal = Object.hasOwn(WORDS, word) ? WORDS[word] : undefined;
     if (literal === undefined) {

@@ -9,6 +9,7 @@ import {
 } from '../block.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import type { ParseErrorCode } from '../events.js';
+import { execWithin } from '../match-within.js';
 import {
   type Recoveries,
   type RecoveryValues,
@@ -213,8 +214,8 @@ export class BodyReader implements BlockStream, BodyHost {
       return j;
     }
     const fence = this.form.fence as NonNullable<BodyForm['fence']>;
-    fence.open.lastIndex = j;
-    if (fence.open.test(s)) {
+    // Within what chunks would hold (MAX_FENCE, then the character that decides).
+    if (execWithin(fence.open, s, j, MAX_FENCE + 1) !== null) {
       this.fenced = true;
       this.state = State.Body;
       return fence.open.lastIndex;
@@ -233,8 +234,8 @@ export class BodyReader implements BlockStream, BodyHost {
 
   #readHeader(s: string, i: number, final: boolean): number {
     const header = this.form.header as NonNullable<BodyForm['header']>;
-    header.lastIndex = i;
-    const match = header.exec(s);
+    // Within what chunks would hold (MAX_HEADER, then the character that decides).
+    const match = execWithin(header, s, i, MAX_HEADER + 1);
     if (match === null) {
       const begun = this.tests.headerBegun as NonNullable<BodyTests['headerBegun']>;
       const partial = s.length - i <= MAX_HEADER && begun(s, i);

@@ -1,5 +1,6 @@
 import { Streamed, skipBlanks } from '../block.js';
 import { END_OF_INPUT } from '../end-of-input.js';
+import { execWithin } from '../match-within.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
 import type { BodyForm } from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
@@ -152,8 +153,8 @@ export class SectionSteps implements BodyKind {
     if (fence !== undefined) {
       const fenceStart = skipBlanks(s, next, s.length);
       if (fenceStart >= s.length && !final) return -i - 1;
-      fence.open.lastIndex = fenceStart;
-      if (fence.open.test(s)) {
+      // Within what chunks would hold (MAX_FENCE, then the character that decides).
+      if (execWithin(fence.open, s, fenceStart, MAX_FENCE + 1) !== null) {
         this.#host.fenced = true;
         next = fence.open.lastIndex;
       } else if (

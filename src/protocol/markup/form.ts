@@ -1,5 +1,6 @@
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
+import { execWithin } from '../match-within.js';
 import {
   type Recoveries,
   type Recovery,
@@ -198,8 +199,8 @@ export function namedOpening(
     // Row 'markup-opening-cut' of the end-of-input table: cut short, it names no call.
     if (starts === null) return final ? null : 'partial';
     if (!starts) return null;
-    pattern.lastIndex = at;
-    const match = pattern.exec(s);
+    // Within what chunks would hold, so a longer match is no opening whole either.
+    const match = execWithin(pattern, s, at, MAX_OPENING);
     // Row 'markup-opening-cut' too: the opening's start, its name not written.
     if (match === null)
       return !final && s.length - at < MAX_OPENING && begun(s, at) ? 'partial' : null;
