@@ -258,6 +258,21 @@ describe("bounds on patterns that could match past them, beyond the rows' cases"
       expect(summary(whole)).toBe(outcome);
     });
   }
+  // After a string's quote, its comma, an unquoted key and its colon confirm that the quote
+  // closes the string (the key is repaired): the look from the quote to the colon is bounded
+  // too. Past it the quote is the string's text, and the string runs to the input's end.
+  const unquotedKey = (length: number) =>
+    `<tool_call>{"name": "f", "arguments": {"k": "a", ${word(length - ', '.length)}: 1}}</tool_call>`;
+  for (const [length, outcome] of [
+    [LOOKAHEAD.jsonToken.value, 'warning repaired-json'],
+    [LOOKAHEAD.jsonToken.value + 1, 'error incomplete-tool-call'],
+    [4 * LOOKAHEAD.jsonToken.value, 'error incomplete-tool-call'],
+  ] as const) {
+    it(`jsonToken: a colon ${length} characters after the quote, whole and in chunks`, () => {
+      const { whole } = results(unquotedKey(length), { dialect: 'hermes' });
+      expect(summary(whole)).toBe(outcome);
+    });
+  }
 });
 
 describe('the names the renderer and grammars write as elements are the ones the parser reads', () => {

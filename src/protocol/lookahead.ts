@@ -138,7 +138,7 @@ export const LOOKAHEAD = Object.freeze({
   jsonToken: row({
     value: 256,
     bounds:
-      "at most this many blanks after a JSON string's quote, and after the comma that follows it, that decide whether the quote closes the string",
+      "at most this many blanks after a JSON string's quote, and after the comma that follows it, that decide whether the quote closes the string (and from the quote to the colon of an unquoted key after that comma)",
     past: 'warning',
     pastMeans: "the quote is the string's text: the string is repaired (`repaired-json`)",
   }),

@@ -473,8 +473,10 @@ export abstract class ModelStringReader {
     // An unquoted key: a word, then `:`.
     WORD.lastIndex = k;
     if (WORD.exec(s) === null) return false;
+    // A colon further than chunks would look for it confirms nothing, whole as in chunks.
     const colon = blanksEnd(s, WORD.lastIndex);
-    if (colon >= s.length) return final ? false : colon - at > MAX_LOOK ? false : null;
+    if (colon - at > MAX_LOOK) return false;
+    if (colon >= s.length) return final ? false : null;
     return s.charCodeAt(colon) === 0x3a;
   }
 
