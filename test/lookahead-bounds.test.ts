@@ -1,8 +1,8 @@
-// Each row of src/protocol/lookahead.ts at its bound and just past it: the input at the bound
-// is read, the input past it gives what the row says (`past`), whole and in 1-character
-// chunks alike (the same result both ways, docs/parser.md "The same events on every
-// chunking"). The inputs are built from the row's value, so a changed value is tested where it
-// now stands; a row without a case here fails the first test.
+// Each row of src/protocol/lookahead.ts at its bound, just past it and far past it: the input
+// at the bound is read, the input past it gives what the row says (`past`), whole and in
+// 1-character chunks alike (the same result both ways, docs/parser.md "The same events on
+// every chunking"). The inputs are built from the row's value, so a changed value is tested
+// where it now stands; a row without a case here fails the first test.
 import { describe, expect, it } from 'vitest';
 import { isElementName } from '../src/protocol/dialects/index.js';
 import { LOOKAHEAD, type LookaheadName } from '../src/protocol/lookahead.js';
@@ -213,7 +213,7 @@ describe('each look-ahead bound at its value and just past it', () => {
   for (const [name, bound] of Object.entries(LOOKAHEAD) as Array<
     [LookaheadName, (typeof LOOKAHEAD)[LookaheadName]]
   >) {
-    it(`${name} (${bound.value}): read at the bound; past it, ${bound.past}`, () => {
+    it(`${name} (${bound.value}): read at the bound; past it and far past it, ${bound.past}`, () => {
       const testCase: BoundCase | undefined = CASES[name];
       expect(testCase, `a case for the row ${name}`).toBeDefined();
       if (testCase === undefined) return;
@@ -225,6 +225,10 @@ describe('each look-ahead bound at its value and just past it', () => {
       const past = results(testCase.input(bound.value, true), testCase.options);
       expect(read(past.whole)).toBe(testCase.past);
       expect(read(past.chunked)).toBe(testCase.past);
+      // Far past it (the case built as for a bound twice as large), the same: a pattern that
+      // could match further is no match there either, whole as in chunks.
+      const far = results(testCase.input(2 * bound.value, true), testCase.options);
+      expect(read(far.whole)).toBe(testCase.past);
     });
   }
 });
