@@ -4,6 +4,9 @@ import { Syntax } from '../body/model-json.js';
 import { BODY_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
+/** The token Gemma 4 writes a string between. */
+const QUOTE = '<|"|>';
+
 const GEMMA4: BodyForm = {
   format: 'gemma4',
   recoveries: BODY_RECOVERIES,
@@ -12,7 +15,7 @@ const GEMMA4: BodyForm = {
   close: '<tool_call|>',
   closeIsToken: true,
   syntax: Syntax.TokenQuoted,
-  quoteToken: '<|"|>',
+  quoteToken: QUOTE,
   header: /\s*call:([A-Za-z_][\w.-]*)\s*(?=\{)/y,
 };
 
@@ -26,9 +29,6 @@ export const gemma4: BlockReader = {
   anywhere: true,
   reads: { body: GEMMA4 },
 };
-
-/** The token Gemma 4 writes a string between. */
-const QUOTE = '<|"|>';
 
 /** Gemma 4's calls as its template writes them: one a block, strings between its quote token. */
 export const GEMMA4_WRITTEN: WrittenForm = {

@@ -9,11 +9,13 @@ import { SLOT, type WrittenForm } from './written.js';
  * or the next message's start. `to=functions.NAME` in the header makes it a call, the analysis
  * channel thinking.
  */
+const MESSAGE_START = '<|start|>';
+const CALL_END = '<|call|>';
 const MESSAGE: MessageForm = {
   headerEnd: '<|message|>',
-  start: '<|start|>',
-  ends: ['<|end|>', '<|call|>', '<|return|>'],
-  callEnd: '<|call|>',
+  start: MESSAGE_START,
+  ends: ['<|end|>', CALL_END, '<|return|>'],
+  callEnd: CALL_END,
   recipient: /\bto=functions\.([^\s<]+)/,
   thinking: /<\|channel\|>\s*analysis\b/,
   name: 'harmony',
@@ -27,7 +29,7 @@ const harmony = (open: string): BodyForm => ({
   syntax: Syntax.Json,
   message: MESSAGE,
 });
-const START = harmony('<|start|>');
+const START = harmony(MESSAGE_START);
 const CHANNEL = harmony('<|channel|>');
 /** The rest of a header whose `<|start|>assistant` the prompt wrote. */
 const HEADER_TAIL = harmony('');
@@ -75,7 +77,7 @@ const CALL_HEAD = `${CHANNEL.open}commentary${RECIPIENT}`;
  */
 export const GPT_OSS_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },
-  call: { before: [CALL_HEAD, SLOT.name, ' <|constrain|>json<|message|>'], after: '<|call|>' },
+  call: { before: [CALL_HEAD, SLOT.name, ' <|constrain|>json<|message|>'], after: CALL_END },
   open: '',
   close: '',
   separator: '',

@@ -18,8 +18,13 @@ const jsonCalls = (format: BodyForm['format'], open: string, close: string): Bod
   recoveries: BODY_RECOVERIES,
 });
 
+/** Hermes' call tag (Granite 3.1 writes its list in it too). */
+const TOOL_CALL = '<tool_call>';
+/** What closes a call written as `<function…>` (functionary's form, in Hermes' reading). */
+const FUNCTION_CLOSE = '</function>';
+
 /** Hermes' body, which `auto` reads in `<tool_call>` when it begins with JSON. */
-export const HERMES = jsonCalls('hermes', '<tool_call>', '</tool_call>');
+export const HERMES = jsonCalls('hermes', TOOL_CALL, '</tool_call>');
 
 /**
  * Hermes' form (also Qwen2.5, Qwen3, many fine-tunes): `<tool_call>{"name": …, "arguments":
@@ -91,7 +96,7 @@ const HERMES_FUNCTION_TAG: BodyForm = {
   recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<function=',
-  close: '</function>',
+  close: FUNCTION_CLOSE,
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)>\s*(?=[{"])/y,
   missingWrapper: notItsWrapper(', not <function=…>'),
@@ -115,7 +120,7 @@ const HERMES_FUNCTION_NAME: BodyForm = {
   recoveries: BODY_RECOVERIES,
   kind: 'named',
   open: '<function name="',
-  close: '</function>',
+  close: FUNCTION_CLOSE,
   syntax: Syntax.Json,
   header: /([A-Za-z_][\w.-]*)">\s*(?=[{"])/y,
   missingWrapper: notItsWrapper(', not <function name="…">'),
@@ -192,7 +197,7 @@ export const commandR7b: BlockReader = {
 };
 
 const GRANITE = jsonCalls('granite', '<|tool_call|>', '');
-const GRANITE_3_1 = jsonCalls('granite', '<tool_call>', '');
+const GRANITE_3_1 = jsonCalls('granite', TOOL_CALL, '');
 
 /** IBM Granite's form: `<|tool_call|>[{"name": …, "arguments": {…}}]`, ended by its JSON. */
 export const granite: BlockReader = {

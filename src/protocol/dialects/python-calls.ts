@@ -5,13 +5,17 @@ import { markdownFence } from './fence.js';
 import { BODY_RECOVERIES, FENCE_RECOVERIES } from './recoveries.js';
 import { PYTHON_CALL, SLOT, type WrittenForm } from './written.js';
 
+/** The tokens LFM2 and MiniCPM3 write their calls between. */
+const TOOL_CALL_START = '<|tool_call_start|>';
+const TOOL_CALL_END = '<|tool_call_end|>';
+
 /** LFM2's body, which `auto` reads in `<|tool_call_start|>` unless a fence begins it. */
 export const LFM2: BodyForm = {
   format: 'lfm2',
   recoveries: BODY_RECOVERIES,
   kind: 'calls',
-  open: '<|tool_call_start|>',
-  close: '<|tool_call_end|>',
+  open: TOOL_CALL_START,
+  close: TOOL_CALL_END,
   closeIsToken: true,
   syntax: Syntax.Python,
 };
@@ -37,8 +41,8 @@ export const MINICPM3: BodyForm = {
   format: 'minicpm3',
   recoveries: MINICPM3_RECOVERIES,
   kind: 'calls',
-  open: '<|tool_call_start|>',
-  close: '<|tool_call_end|>',
+  open: TOOL_CALL_START,
+  close: TOOL_CALL_END,
   syntax: Syntax.Python,
   sequence: true,
   fence: FENCE,

@@ -22,6 +22,10 @@ const quotedOr = (tag: string, longest: number) => {
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
+const FUNCTION = '<function=';
+const FUNCTION_CLOSE = '</function>';
+const PARAMETER = '<parameter=';
+const PARAMETER_CLOSE = '</parameter>';
 
 /** The recoveries of Qwen3-Coder's calls (Seed-OSS's too). */
 export const QWEN3_CALL_RECOVERIES = {
@@ -48,15 +52,15 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   call: {
     start: '<function',
     read: quotedOr('function', LOOKAHEAD.callName.value),
-    close: '</function>',
+    close: FUNCTION_CLOSE,
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the function as <function=name>',
   },
   parameter: {
     read: quotedOr('parameter', LOOKAHEAD.parameterName.value),
-    close: '</parameter>',
-    reopens: '<parameter=',
+    close: PARAMETER_CLOSE,
+    reopens: PARAMETER,
   },
   key: 'trim',
   text: 'newlines',
@@ -81,7 +85,7 @@ const BARE: MarkupForm = {
   ...QWEN3_CODER_FORM,
   wrapper: null,
   missingWrapper: QWEN3_CODER_RECOVERIES['missing-wrapper'],
-  orphanClose: '</tool_call>',
+  orphanClose: CLOSE,
 };
 
 /**
@@ -91,7 +95,7 @@ const BARE: MarkupForm = {
  * SWE-agent prompt for. Read as a call, with a `missing-wrapper` warning.
  */
 export const qwen3CoderBare: BlockReader = {
-  open: '<function=',
+  open: FUNCTION,
   // `<function=name>{…}` is functionary's JSON body, not Qwen's tags.
   lineStart: { unless: FUNCTION_JSON_HEAD },
   reads: { markup: BARE },
@@ -105,7 +109,7 @@ const TAG_NAME: NameRule = {
   forbidden: '>\n\r',
 };
 
-const TAGS = [OPEN, CLOSE, '<function=', '</function>', '<parameter=', '</parameter>'];
+const TAGS = [OPEN, CLOSE, FUNCTION, FUNCTION_CLOSE, PARAMETER, PARAMETER_CLOSE];
 
 /**
  * How Qwen3-Coder's template writes calls, one a block, each tag on a line of its own, in
@@ -121,7 +125,7 @@ export function qwenWritten(
     args: {
       kind: 'text',
       names: TAG_NAME,
-      open: ['<parameter=', SLOT.key, `>${newline}`],
+      open: [PARAMETER, SLOT.key, `>${newline}`],
       close: `${newline}</parameter>`,
       after: '\n',
       mode,
