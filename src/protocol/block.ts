@@ -12,6 +12,14 @@ import { LOOKAHEAD } from './lookahead.js';
 import type { ArgumentSchema } from './markup/arguments-tree.js';
 import type { MarkupForm } from './markup/form.js';
 
+/**
+ * How a block stream's steps (and `run`) answer: where they got to, or `wait(i)` (< 0) when
+ * the text from `i` on needs more input; `waitedAt` reads the place back. One convention for
+ * every engine.
+ */
+export const wait = (i: number): number => -i - 1;
+export const waitedAt = (step: number): number => -step - 1;
+
 /** What bounds a block: the parser's own limits and what it knows of the tools. */
 export interface BlockLimits {
   /** How deep arguments may nest (a JSON body's arrays and objects too). */

@@ -1,4 +1,4 @@
-import { Streamed, skipBlanks } from '../block.js';
+import { Streamed, skipBlanks, wait } from '../block.js';
 import { partialSuffixStart } from '../tag.js';
 import type { MessageForm } from './form.js';
 import { type BodyHost, type BodyKind, MAX_HEADER, State } from './kind.js';
@@ -28,7 +28,7 @@ export class MessageSteps implements BodyKind {
   step(s: string, i: number, offset: number, final: boolean): number {
     if (this.#host.state === State.Message) return this.#readHeader(s, i, offset, final);
     if (this.#host.state === State.Thinking) return this.#thinking(s, i, offset, final);
-    return -i - 1;
+    return wait(i);
   }
 
   /** Thinking streams as it comes, up to what may end it. */
@@ -60,7 +60,7 @@ export class MessageSteps implements BodyKind {
         window.length < MAX_HEADER + headerEnd.length &&
         i + window.length >= s.length
       )
-        return -i - 1;
+        return wait(i);
       this.#host.fail(
         'incomplete-tool-call',
         `a ${form.name} header ends with ${headerEnd}`,
@@ -68,7 +68,7 @@ export class MessageSteps implements BodyKind {
       );
       // What was looked at is the broken header's, up to the next message: given back as text
       // whole, not read again for openings (a flood of them costs linear time).
-      return -(i + (start !== -1 ? start : window.length)) - 1;
+      return wait(i + (start !== -1 ? start : window.length));
     }
     const header = window.slice(0, message);
     const after = i + message + headerEnd.length;
@@ -96,7 +96,7 @@ export class MessageSteps implements BodyKind {
     // Row 'message-thinking' of the end-of-input table: at the end, the thinking ends there.
     const stop = end !== null ? end.at : final ? s.length : ends.partial(s, i);
     this.#host.sink.thinking(s.slice(i, stop));
-    if (end === null && !final) return -stop - 1;
+    if (end === null && !final) return wait(stop);
     const close = end === null ? s.length : end.at + end.length;
     this.#host.sink.thinkingEnd(offset + close);
     this.#host.state = State.Done;
@@ -112,7 +112,7 @@ export class MessageSteps implements BodyKind {
     if (end !== null && end.at === j)
       return this.#host.end(offset + j + end.length, j + end.length);
     if (j >= s.length || ends.partial(s, j) === j) {
-      if (!final) return -i - 1;
+      if (!final) return wait(i);
       return this.#host.endedUnclosed(s, offset, callEnd);
     }
     this.#host.fail(
@@ -120,7 +120,7 @@ export class MessageSteps implements BodyKind {
       `the call's arguments are followed by more than ${callEnd}`,
       offset + j,
     );
-    return -j - 1;
+    return wait(j);
   }
 }
 

@@ -1,3 +1,4 @@
+import { wait, waitedAt } from '../block.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { createObject } from '../markup/arguments-tree.js';
@@ -104,7 +105,7 @@ export class ModelJsonReader extends ModelStringReader {
         default:
           return i;
       }
-      if (next < 0) return -next - 1;
+      if (next < 0) return waitedAt(next);
       i = next;
     }
     return s.length;
@@ -148,7 +149,7 @@ export class ModelJsonReader extends ModelStringReader {
 
   #readValue(s: string, i: number, final: boolean): number {
     const j = this.#skip(s, i, final);
-    if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
+    if (j < 0 || j >= s.length) return j < 0 ? j : wait(j);
     const close = this.atClose(s, j, final);
     if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
@@ -160,7 +161,7 @@ export class ModelJsonReader extends ModelStringReader {
     if (syntax === Syntax.TokenQuoted) {
       const token = this.config.quoteToken as string;
       const quote = startsWithAt(s, j, token);
-      if (quote === null && !final) return -j - 1;
+      if (quote === null && !final) return wait(j);
       if (quote === true) return this.beginString(token, false, j, j + token.length);
     }
     if (c === 0x2d || c === 0x2b || c === 0x2e || (c >= 0x30 && c <= 0x39))
@@ -173,12 +174,12 @@ export class ModelJsonReader extends ModelStringReader {
       return this.#closeAt_(j);
     }
     this.fail(`a value cannot begin with ${JSON.stringify(s[j])}`, j);
-    return -j - 1;
+    return wait(j);
   }
 
   #readKey(s: string, i: number, final: boolean): number {
     const j = this.#skip(s, i, final);
-    if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
+    if (j < 0 || j >= s.length) return j < 0 ? j : wait(j);
     const close = this.atClose(s, j, final);
     if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
@@ -195,26 +196,26 @@ export class ModelJsonReader extends ModelStringReader {
     if (frame.kind === Container.Object && this.config.syntax === Syntax.TokenQuoted) {
       const token = this.config.quoteToken as string;
       const quote = startsWithAt(s, j, token);
-      if (quote === null && !final) return -j - 1;
+      if (quote === null && !final) return wait(j);
       if (quote === true) return this.beginString(token, true, j, j + token.length);
     }
     if (isWordStart(c)) {
       WORD.lastIndex = j;
       const word = WORD.exec(s);
       const end = word === null ? j : WORD.lastIndex;
-      if (end >= s.length && !final) return -j - 1;
+      if (end >= s.length && !final) return wait(j);
       if (frame.kind === Container.Object && this.config.syntax === Syntax.Json)
         this.repair('unquoted-key', j);
       this.setKey((word as RegExpExecArray)[0], j);
       return end;
     }
     this.fail(`a key cannot begin with ${JSON.stringify(s[j])}`, j);
-    return -j - 1;
+    return wait(j);
   }
 
   #readColon(s: string, i: number, final: boolean): number {
     const j = this.#skip(s, i, final);
-    if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
+    if (j < 0 || j >= s.length) return j < 0 ? j : wait(j);
     const c = s.charCodeAt(j);
     const wanted = this.#top().kind === Container.Call ? 0x3d : 0x3a;
     if (c !== wanted) {
@@ -222,7 +223,7 @@ export class ModelJsonReader extends ModelStringReader {
         `${JSON.stringify(this.#top().key)} is not followed by ${String.fromCharCode(wanted)}`,
         this.#keyAt - this.offset,
       );
-      return -j - 1;
+      return wait(j);
     }
     this.mode = Mode.Value;
     return j + 1;
@@ -230,10 +231,10 @@ export class ModelJsonReader extends ModelStringReader {
 
   #readAfter(s: string, i: number, final: boolean): number {
     const j = this.#skip(s, i, final);
-    const skipped = j < 0 ? -j - 1 : j;
+    const skipped = j < 0 ? waitedAt(j) : j;
     // Remembered across reads: the blanks before a value may come in an earlier chunk.
     if (skipped > i && s.slice(i, skipped).includes('\n')) this.#newlineAfter = true;
-    if (j < 0 || j >= s.length) return j < 0 ? j : -j - 1;
+    if (j < 0 || j >= s.length) return j < 0 ? j : wait(j);
     const close = this.atClose(s, j, final);
     if (close !== false) return this.#atCloseStep(s, j, close);
     const c = s.charCodeAt(j);
@@ -264,7 +265,7 @@ export class ModelJsonReader extends ModelStringReader {
       return j;
     }
     this.fail(`${JSON.stringify(s[j])} stands where a comma or a closing bracket belongs`, j);
-    return -j - 1;
+    return wait(j);
   }
 
   // --- Scalars. ---
@@ -272,17 +273,17 @@ export class ModelJsonReader extends ModelStringReader {
   #readNumber(s: string, j: number, final: boolean): number {
     NUMBER.lastIndex = j;
     const match = NUMBER.exec(s);
-    if (match === null && !final && /^[-+]?\.?$/.test(s.slice(j))) return -j - 1;
+    if (match === null && !final && /^[-+]?\.?$/.test(s.slice(j))) return wait(j);
     if (match === null) {
       this.fail(`a value cannot begin with ${JSON.stringify(s[j])}`, j);
-      return -j - 1;
+      return wait(j);
     }
     const end = NUMBER.lastIndex;
     // It may go on in the next chunk: digits, or an exponent or fraction begun (`1e`, `2.`).
-    if (!final && (end >= s.length || /^(?:[eE][-+]?|\.)$/.test(s.slice(end)))) return -j - 1;
+    if (!final && (end >= s.length || /^(?:[eE][-+]?|\.)$/.test(s.slice(end)))) return wait(j);
     if (end < s.length && isWordChar(s.charCodeAt(end))) {
       this.fail(`${JSON.stringify(s.slice(j, end + 1))} is no number`, j);
-      return -j - 1;
+      return wait(j);
     }
     let text = match[0];
     if (!isStrictNumber(text)) {
@@ -303,14 +304,14 @@ export class ModelJsonReader extends ModelStringReader {
   #atCloseStep(s: string, j: number, close: true | null | typeof CUT_CLOSE): number {
     if (close === true) return this.closeHere(j);
     // Inside a close the input ended in: read to its end, where the end of the input decides.
-    return close === null ? -j - 1 : -s.length - 1;
+    return close === null ? wait(j) : wait(s.length);
   }
 
   #readWord(s: string, j: number, final: boolean): number {
     WORD.lastIndex = j;
     const match = WORD.exec(s) as RegExpExecArray;
     const end = WORD.lastIndex;
-    if (end >= s.length && !final) return -j - 1;
+    if (end >= s.length && !final) return wait(j);
     const word = match[0];
     // At the end of the input a word is what it is: a literal cut short, or in Python a call's
     // name cut before its `(`, is cut (row 'body-value-cut'), any other is no value (row
@@ -319,7 +320,7 @@ export class ModelJsonReader extends ModelStringReader {
       // Blanks past the bound end the look, whole as in chunks: the word is then no call.
       const paren = blanksEnd(s, end);
       if (paren - end <= MAX_PAREN_LOOK) {
-        if (paren >= s.length && !final) return -j - 1;
+        if (paren >= s.length && !final) return wait(j);
         if (s.charCodeAt(paren) === 0x28)
           return this.#openContainer(Container.Call, j, paren + 1, word);
       }
@@ -332,7 +333,7 @@ export class ModelJsonReader extends ModelStringReader {
         (this.config.syntax === Syntax.Python ||
           Object.keys(WORDS).some((w) => w.startsWith(word)));
       this.fail(`${JSON.stringify(word)} is no value (strings are quoted)`, j, cut);
-      return -j - 1;
+      return wait(j);
     }
     if (literal.python && this.config.syntax === Syntax.Json)
       this.repair('python-literal', j, { word });
@@ -345,7 +346,7 @@ export class ModelJsonReader extends ModelStringReader {
     if (this.stack.length >= this.config.maxDepth) {
       this.fail(`the value nests deeper than ${this.config.maxDepth} levels`, at);
       this.#depthExceeded = true;
-      return -at - 1;
+      return wait(at);
     }
     this.#noteValueStart();
     const value = kind === Container.Array ? [] : createObject();
@@ -440,21 +441,21 @@ export class ModelJsonReader extends ModelStringReader {
       const python = this.config.syntax === Syntax.Python;
       if (c === 0x23 && python) {
         const nl = s.indexOf('\n', i);
-        if (nl === -1) return final ? s.length : -i - 1;
+        if (nl === -1) return final ? s.length : wait(i);
         i = nl + 1;
         continue;
       }
       if (c !== 0x2f || python) return i;
       const next = s.charCodeAt(i + 1);
-      if (i + 1 >= s.length) return final ? i : -i - 1;
+      if (i + 1 >= s.length) return final ? i : wait(i);
       if (next === 0x2f) {
         const nl = s.indexOf('\n', i);
-        if (nl === -1) return final ? s.length : -i - 1;
+        if (nl === -1) return final ? s.length : wait(i);
         this.repair('comment', i);
         i = nl + 1;
       } else if (next === 0x2a) {
         const end = s.indexOf('*/', i + 2);
-        if (end === -1) return final ? s.length : -i - 1;
+        if (end === -1) return final ? s.length : wait(i);
         this.repair('comment', i);
         i = end + 2;
       } else return i;

@@ -1,3 +1,4 @@
+import { wait } from '../block.js';
 import { isWhitespace, JSON_ESCAPES } from '../chars.js';
 import type { JsonValue, ToolArguments } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
@@ -249,11 +250,11 @@ export abstract class ModelStringReader {
       if (k < s.length && k <= stop) {
         this.#closeAt = this.offset + k;
         this.fail("the string is cut short by the block's close", this.#stringAt - this.offset);
-        return -k - 1;
+        return wait(k);
       }
       if (stop >= s.length) {
         this.#flushRun();
-        return -end - 1;
+        return wait(end);
       }
       if (stop !== quoteAt) {
         const next = this.#readEscape(s, stop, final);
@@ -268,12 +269,12 @@ export abstract class ModelStringReader {
         const closes = startsWithAt(s, stop, quote);
         if (closes === null && !final) {
           this.#flushRun();
-          return -stop - 1;
+          return wait(stop);
         }
         // A `<` that may still begin the block's close: more input decides, as whole input would.
         if (!final && specials.some((special) => startsWithAt(s, stop, special) === null)) {
           this.#flushRun();
-          return -stop - 1;
+          return wait(stop);
         }
         if (closes !== true) {
           this.#stringText(quote[0]);
@@ -285,7 +286,7 @@ export abstract class ModelStringReader {
       const closes = this.#quoteCloses(s, stop + 1, final);
       if (closes === null) {
         this.#flushRun();
-        return -stop - 1;
+        return wait(stop);
       }
       if (closes) return this.#endString(stop + 1);
       this.repair('unescaped-quote', stop);
@@ -482,12 +483,12 @@ export abstract class ModelStringReader {
 
   /** The escape at `at` (a backslash): its decoded text; where the string goes on. */
   #readEscape(s: string, at: number, final: boolean): number {
-    if (at + 1 >= s.length) return final ? this.#badEscape(s, at) : -at - 1;
+    if (at + 1 >= s.length) return final ? this.#badEscape(s, at) : wait(at);
     const e = s[at + 1];
     const python = this.config.syntax === Syntax.Python;
     if (e === 'u' || (python && (e === 'x' || e === 'U'))) {
       const digits = e === 'u' ? 4 : e === 'x' ? 2 : 8;
-      if (at + 2 + digits > s.length) return final ? this.#badEscape(s, at) : -at - 1;
+      if (at + 2 + digits > s.length) return final ? this.#badEscape(s, at) : wait(at);
       const hex = s.slice(at + 2, at + 2 + digits);
       if (!/^[\da-fA-F]+$/.test(hex)) return this.#badEscape(s, at);
       const code = Number.parseInt(hex, 16);
@@ -541,7 +542,7 @@ export abstract class ModelStringReader {
   protected closeHere(j: number): number {
     this.#closeAt = this.offset + j;
     this.mode = Mode.Closed;
-    return -j - 1;
+    return wait(j);
   }
 
   // --- Mistakes. ---

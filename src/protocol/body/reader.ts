@@ -6,6 +6,8 @@ import {
   type BlockStream,
   Streamed,
   skipBlanks,
+  wait,
+  waitedAt,
 } from '../block.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import type { ParseErrorCode } from '../events.js';
@@ -107,7 +109,7 @@ export class BodyReader implements BlockStream, BodyHost {
     for (;;) {
       const next = this.#step(s, i, offset, final);
       if (next < 0) {
-        i = -next - 1;
+        i = waitedAt(next);
         break;
       }
       i = next;
@@ -131,7 +133,7 @@ export class BodyReader implements BlockStream, BodyHost {
       case State.AfterBody:
         return this.#afterBody(s, i, offset, final);
       default:
-        return this.#kind === null ? -i - 1 : this.#kind.step(s, i, offset, final);
+        return this.#kind === null ? wait(i) : this.#kind.step(s, i, offset, final);
     }
   }
 
@@ -208,7 +210,7 @@ export class BodyReader implements BlockStream, BodyHost {
   #fenceOpen(s: string, i: number, offset: number, final: boolean): number {
     const j = skipBlanks(s, i, s.length);
     if (j >= s.length) {
-      if (!final) return -j - 1;
+      if (!final) return wait(j);
       // No fence line before the end: the body's value is cut (row 'body-value-cut').
       this.state = State.Body;
       return j;
@@ -221,7 +223,7 @@ export class BodyReader implements BlockStream, BodyHost {
       return fence.open.lastIndex;
     }
     const begun = this.tests.fenceBegun as NonNullable<BodyTests['fenceBegun']>;
-    if (!final && s.length - j <= MAX_FENCE && begun(s, j)) return -j - 1;
+    if (!final && s.length - j <= MAX_FENCE && begun(s, j)) return wait(j);
     this.#recover('missing-fence', offset + j, undefined, {
       open: this.form.open,
       fence: fence.label,
@@ -239,7 +241,7 @@ export class BodyReader implements BlockStream, BodyHost {
     if (match === null) {
       const begun = this.tests.headerBegun as NonNullable<BodyTests['headerBegun']>;
       const partial = s.length - i <= MAX_HEADER && begun(s, i);
-      if (!final && partial) return -i - 1;
+      if (!final && partial) return wait(i);
       if (partial) this.fail(HEADER_CUT.code, this.unclosed(), this.blockStart);
       else
         this.fail(
@@ -247,7 +249,7 @@ export class BodyReader implements BlockStream, BodyHost {
           `write the tool's name after ${this.form.open}`,
           this.blockStart,
         );
-      return -i - 1;
+      return wait(i);
     }
     this.builder.startNamed(match[1]);
     const close = this.form.close;
@@ -272,7 +274,7 @@ export class BodyReader implements BlockStream, BodyHost {
       this.state = State.AfterBody;
       return next;
     }
-    if (!final) return -next - 1;
+    if (!final) return wait(next);
     // A sequence read to its end, only its close missing: decided as after a closed body.
     if (reader.betweenValues) {
       this.state = State.AfterBody;
@@ -280,7 +282,7 @@ export class BodyReader implements BlockStream, BodyHost {
     }
     // The input ended inside the value: it is cut short, never repaired into a call.
     this.fail(VALUE_CUT.code, this.unclosed(), this.blockStart);
-    return -s.length - 1;
+    return wait(s.length);
   }
 
   /** Why a block the input ended inside is cut short. */
@@ -307,7 +309,7 @@ export class BodyReader implements BlockStream, BodyHost {
         `the call is not valid JSON: ${failure.message}`,
         failure.at,
       );
-    return -next - 1;
+    return wait(next);
   }
 
   /** After the body's value: the close, or (no close) the block ends with the value. */
@@ -315,7 +317,7 @@ export class BodyReader implements BlockStream, BodyHost {
     const builder = this.builder;
     if (builder.failure !== null) {
       this.fail(builder.failure.code, builder.failure.message, builder.failure.at);
-      return -i - 1;
+      return wait(i);
     }
     return this.#kind === null
       ? this.#afterCalls(s, i, offset, final)
@@ -332,7 +334,7 @@ export class BodyReader implements BlockStream, BodyHost {
     const fence = form.fence;
     if (this.fenced && fence !== undefined) {
       const fenceEnd = startsWithAt(s, j, fence.close);
-      if (fenceEnd === null && !final) return -i - 1;
+      if (fenceEnd === null && !final) return wait(i);
       if (fenceEnd === true) j = skipBlanks(s, j + fence.close.length, s.length);
       else fenceLeftOpen = true;
     }
@@ -348,12 +350,12 @@ export class BodyReader implements BlockStream, BodyHost {
       return this.end(offset + j + form.close.length, j + form.close.length);
     }
     if (j >= s.length || close === null) {
-      if (!final) return -i - 1;
+      if (!final) return wait(i);
       return this.endedUnclosed(s, offset, form.close);
     }
     // More after the value than its close: the body is no call as written.
     this.fail('invalid-json', `the call's JSON is followed by more than ${form.close}`, offset + j);
-    return -j - 1;
+    return wait(j);
   }
 
   /** The block ends at absolute `end` (`next` in the text): its last call ends with it. */
@@ -361,7 +363,7 @@ export class BodyReader implements BlockStream, BodyHost {
     // A block of no call (`[]`, nothing between the markers) is no call: its text comes back.
     if (this.builder.started.length === 0) {
       this.fail('missing-tool-name', `the ${this.form.open} block holds no call`, this.blockStart);
-      return -next - 1;
+      return wait(next);
     }
     this.builder.endBlock(end);
     this.state = State.Done;

@@ -1,4 +1,4 @@
-import { Streamed, skipBlanks } from '../block.js';
+import { Streamed, skipBlanks, wait } from '../block.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import { execWithin } from '../match-within.js';
 import { partialSuffixStart, startsWithAt } from '../tag.js';
@@ -45,7 +45,7 @@ export class SectionSteps implements BodyKind {
       case State.CallName:
         return this.#callName(s, i, final);
       default:
-        return -i - 1;
+        return wait(i);
     }
   }
 
@@ -73,7 +73,7 @@ export class SectionSteps implements BodyKind {
           `the ${form.open} block holds no call`,
           offset + close,
         );
-        return -close - 1;
+        return wait(close);
       }
       // The last call's text runs to the block's end.
       return this.#host.end(offset + close + form.close.length, close + form.close.length);
@@ -85,7 +85,9 @@ export class SectionSteps implements BodyKind {
       return open + call.open.length;
     }
     if (final) return this.#endOfSections(s, offset);
-    return -Math.min(partialSuffixStart(s, i, call.open), partialSuffixStart(s, i, form.close)) - 1;
+    return wait(
+      Math.min(partialSuffixStart(s, i, call.open), partialSuffixStart(s, i, form.close)),
+    );
   }
 
   /**
@@ -95,7 +97,7 @@ export class SectionSteps implements BodyKind {
   #endOfSections(s: string, offset: number): number {
     if (this.#calls > 0) return this.#host.endedUnclosed(s, offset, this.#host.form.close);
     this.#host.fail(EMPTY.code, this.unclosed(), offset + s.length);
-    return -s.length - 1;
+    return wait(s.length);
   }
 
   #callHeader(s: string, i: number, final: boolean): number {
@@ -109,14 +111,14 @@ export class SectionSteps implements BodyKind {
         `no ${call.separator} after the call's name`,
         this.#headerAt,
       );
-      return -end - 1;
+      return wait(end);
     }
     if (sep === -1) {
       if (final) {
         this.#host.fail(HEADER_CUT.code, this.unclosed(), this.#headerAt);
-        return -s.length - 1;
+        return wait(s.length);
       }
-      return -end - 1;
+      return wait(end);
     }
     const name = this.#host.tests.nameOf(this.#header.trim());
     if (name === '' && !call.nameOnNextLine) {
@@ -125,7 +127,7 @@ export class SectionSteps implements BodyKind {
         `write the tool's name before ${call.separator}`,
         this.#headerAt,
       );
-      return -sep - 1;
+      return wait(sep);
     }
     this.#calls++;
     if (name === '') {
@@ -139,20 +141,20 @@ export class SectionSteps implements BodyKind {
   #callName(s: string, i: number, final: boolean): number {
     const newline = s.indexOf('\n', i);
     if (newline === -1 || newline - i > MAX_HEADER) {
-      if (!final && s.length - i <= MAX_HEADER) return -i - 1;
+      if (!final && s.length - i <= MAX_HEADER) return wait(i);
       this.#host.fail(
         'missing-tool-name',
         'no name on the line after the separator',
         this.#headerAt,
       );
-      return -i - 1;
+      return wait(i);
     }
     const name = s.slice(i, newline).trim();
     let next = newline + 1;
     const fence = this.#call.fence;
     if (fence !== undefined) {
       const fenceStart = skipBlanks(s, next, s.length);
-      if (fenceStart >= s.length && !final) return -i - 1;
+      if (fenceStart >= s.length && !final) return wait(i);
       // Within what chunks would hold (MAX_FENCE, then the character that decides).
       if (execWithin(fence.open, s, fenceStart, MAX_FENCE + 1) !== null) {
         this.#host.fenced = true;
@@ -162,7 +164,7 @@ export class SectionSteps implements BodyKind {
         s.length - fenceStart <= MAX_FENCE &&
         this.#host.tests.callFenceBegun?.(s, fenceStart) === true
       )
-        return -i - 1;
+        return wait(i);
     }
     return this.#beginSectionCall(name, next);
   }
@@ -181,7 +183,7 @@ export class SectionSteps implements BodyKind {
     let j = skipBlanks(s, i, s.length);
     const fence = call.fence;
     if (this.#host.fenced && fence !== undefined && startsWithAt(s, j, fence.close) !== false) {
-      if (j + fence.close.length > s.length && !final) return -i - 1;
+      if (j + fence.close.length > s.length && !final) return wait(i);
       if (s.startsWith(fence.close, j)) j = skipBlanks(s, j + fence.close.length, s.length);
     }
     const close = startsWithAt(s, j, call.close);
@@ -190,14 +192,14 @@ export class SectionSteps implements BodyKind {
       this.#calls++;
       return this.#host.endedUnclosed(s, offset, call.close);
     }
-    if (close === null || j >= s.length) return -i - 1;
+    if (close === null || j >= s.length) return wait(i);
     if (close !== true) {
       this.#host.fail(
         'invalid-json',
         `the call's arguments are followed by more than ${call.close}`,
         offset + j,
       );
-      return -j - 1;
+      return wait(j);
     }
     const end = j + call.close.length;
     this.#host.builder.extendEnd(offset + end);

@@ -5,6 +5,7 @@ import {
   BlockStatus,
   type BlockStream,
   Streamed,
+  waitedAt,
 } from '../block.js';
 import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
 import { END_OF_INPUT } from '../end-of-input.js';
@@ -143,7 +144,7 @@ export class MarkupCore implements BlockStream {
     for (;;) {
       const next = this.#step(i);
       if (next < 0) {
-        i = -next - 1;
+        i = waitedAt(next);
         break;
       }
       i = next;

@@ -26,8 +26,8 @@ export enum State {
   Failed = 11,
 }
 
-/** `run`'s steps return where they got to, or `wait(i)` (< 0) when `i` needs more input. */
-export const wait = (i: number) => -i - 1;
+/** `run`'s steps answer as every block stream's do (block.ts). */
+export { wait } from '../block.js';
 /** What a value's `<` step answers when the `<` is the value's own text (no `wait` is this). */
 export const TEXT = Number.MIN_SAFE_INTEGER;
 
