@@ -4,8 +4,8 @@ import { Syntax } from '../src/protocol/body/value-events.js';
 import { builtReader } from '../src/protocol/built-reader.js';
 import { blockReaders } from '../src/protocol/dialects/index.js';
 import { BODY_RECOVERIES } from '../src/protocol/dialects/recoveries.js';
+import { TAGCALL_FORM } from '../src/protocol/dialects/tagcall.js';
 import { DIALECTS } from '../src/protocol/index.js';
-import { namedOpening } from '../src/protocol/markup/form.js';
 import {
   derivedPatterns,
   mayBecomeMatch,
@@ -196,6 +196,8 @@ describe('a construct it cannot read is an error where the pattern is declared',
       reads: { body: { ...named, header: /(x)/y } },
     };
     expect(() => builtReader(confirmed)).toThrow(UnsupportedPatternError);
-    expect(() => namedOpening('<x', /<x(["'])\1>/y)).toThrow("'\\1'");
+    const opening = { kind: 'named', prefix: '<x', pattern: /<x(["'])\1>/y } as const;
+    const markup = { ...TAGCALL_FORM, call: { ...TAGCALL_FORM.call, opening } };
+    expect(() => builtReader({ open: '<x', reads: { markup } })).toThrow("'\\1'");
   });
 });

@@ -16,6 +16,7 @@ import { bodyTestsOf } from './body/form.js';
 import { BodyReader } from './body/reader.js';
 import type { ParseErrorCode } from './events.js';
 import { LOOKAHEAD } from './lookahead.js';
+import { openingsOf } from './markup/form.js';
 import { MarkupReader } from './markup/reader.js';
 import { execWithin } from './match-within.js';
 import { prefixTestOf } from './regex-prefix.js';
@@ -149,6 +150,8 @@ function streamMakerOf(declared: BlockReader): StreamMaker {
 function formStream(form: StreamForm | FirstCharacterChoice): StreamMaker {
   if ('markup' in form) {
     const markup = form.markup;
+    // Its openings' readers now: a pattern the derivation cannot read throws here.
+    openingsOf(markup);
     return (sink, limits) => new MarkupReader(markup, sink, limits);
   }
   const body = form.body;

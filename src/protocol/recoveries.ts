@@ -9,7 +9,7 @@ export const RECOVERY_VALUES = {
   // Markup: a call's children, its elements and its closes.
   'stray-text': [],
   'stray-in-opening': [],
-  // Filled in where the family declares its opening readers: which tag's name was quoted.
+  // Filled in where the family declares its openings: which tag's name was quoted.
   'quoted-name': ['tag'],
   'escaped-text': [],
   'unclosed-value': ['ending'],

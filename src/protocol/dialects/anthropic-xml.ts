@@ -1,7 +1,7 @@
 import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
-import { type MarkupForm, namedOpening } from '../markup/form.js';
+import type { MarkupForm } from '../markup/form.js';
 import { literalRecoveries, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
@@ -37,17 +37,22 @@ function invokeForm(
     wrapper: { open, close },
     call: {
       start: invoke,
-      read: namedOpening(invoke, new RegExp(`${invoke}${CALL_NAME}\\s{0,${BLANKS}}>`, 'y')),
+      opening: {
+        kind: 'named',
+        prefix: invoke,
+        pattern: new RegExp(`${invoke}${CALL_NAME}\\s{0,${BLANKS}}>`, 'y'),
+      },
       close: `</${prefix}invoke>`,
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `${invoke}> needs a name: ${invoke} name="tool_name">`,
     },
     parameter: {
-      read: namedOpening(
-        parameter,
-        new RegExp(`${parameter}${PARAMETER_NAME}${attributes}\\s{0,${BLANKS}}>`, 'y'),
-      ),
+      opening: {
+        kind: 'named',
+        prefix: parameter,
+        pattern: new RegExp(`${parameter}${PARAMETER_NAME}${attributes}\\s{0,${BLANKS}}>`, 'y'),
+      },
       close: `</${prefix}parameter>`,
       reopens: parameter,
     },
@@ -169,14 +174,19 @@ const STEP3: MarkupForm = {
     ...STEP3_BASE.call,
     // Each call is `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="…">`.
     start: STEP3_CALL,
-    read: namedOpening(
-      STEP3_CALL,
-      new RegExp(
+    opening: {
+      kind: 'named',
+      prefix: STEP3_CALL,
+      pattern: new RegExp(
         `${STEP3_CALL}(?:\\s{0,${BLANKS}}function\\s{0,${BLANKS}}${STEP3_SEP})?\\s{0,${BLANKS}}<${STEP3_PREFIX}invoke${CALL_NAME}\\s{0,${BLANKS}}>`,
         'y',
       ),
-      (match) => (match[0].includes(STEP3_SEP) ? undefined : STEP3_RECOVERIES['stray-in-opening']),
-    ),
+      // Without `function<｜tool_sep｜>` before the invoke: read, with the row's warning.
+      stray: [
+        { when: { group: 0, test: new RegExp(STEP3_SEP) }, recovery: null },
+        { recovery: STEP3_RECOVERIES['stray-in-opening'] },
+      ],
+    },
     // The invoke's close and the call's token, as both peers read them; the token is special,
     // so the close counts wherever it stands (vLLM's tests write <｜tool_sep｜> after it).
     close: STEP3_CALL_CLOSE,

@@ -1,8 +1,7 @@
 import type { BlockReader, Confirmation } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
-import { literalOpening, type MarkupForm, type ValueTexts } from '../markup/form.js';
+import type { MarkupForm, Opening, ValueTexts } from '../markup/form.js';
 import { literalRecoveries } from './recoveries.js';
-import { anyOpeningTag } from './tagcall.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 /**
@@ -20,8 +19,8 @@ const clineRecoveries = (toolName: string) =>
 /** The family's rows, as for a tool named `tool_name` (each tool's name its own). */
 export const CLINE_RECOVERIES = clineRecoveries('tool_name');
 
-/** Cline's calls of `toolName`, opened by `read` (its tag, or its self-closing tag). */
-function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupForm {
+/** Cline's calls of `toolName`, opened by `opening` (its tag, or its self-closing tag). */
+function clineForm(toolName: string, opening: Opening): MarkupForm {
   const open = `<${toolName}>`;
   return {
     format: 'cline',
@@ -29,7 +28,7 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
     wrapper: null,
     call: {
       start: open,
-      read,
+      opening,
       close: `</${toolName}>`,
       closeInValue: 'next-call',
       reopenFails: false,
@@ -37,7 +36,7 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
     },
     parameter: {
       // Every child element of a Cline tool is a parameter.
-      read: anyOpeningTag,
+      opening: { kind: 'tag' },
       close: { before: '</', after: '>' },
       reopens: null,
     },
@@ -59,7 +58,7 @@ function clineForm(toolName: string, read: MarkupForm['call']['read']): MarkupFo
  * at each end.
  */
 export function clineReader(toolName: string): BlockReader {
-  const form = clineForm(toolName, literalOpening(`<${toolName}>`, toolName));
+  const form = clineForm(toolName, { kind: 'literal', text: `<${toolName}>`, name: toolName });
   return { open: form.call.start, midLine: PARAMETER_FOLLOWS, reads: { markup: form } };
 }
 
@@ -81,7 +80,7 @@ const PARAMETER_FOLLOWS: Confirmation = {
  */
 export function clineSelfClosingReader(toolName: string): BlockReader {
   const tag = `<${toolName}/>`;
-  const form = clineForm(toolName, literalOpening(tag, `${toolName}/`));
+  const form = clineForm(toolName, { kind: 'literal', text: tag, name: `${toolName}/` });
   return { open: tag, reads: { markup: form } };
 }
 

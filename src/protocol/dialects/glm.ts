@@ -1,6 +1,6 @@
 import type { BlockReader } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
-import { type MarkupForm, namedOpening } from '../markup/form.js';
+import type { MarkupForm } from '../markup/form.js';
 import { literalRecoveries, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
@@ -29,6 +29,8 @@ export const GLM_RECOVERIES = {
   ),
 };
 const ESCAPED = GLM_RECOVERIES['escaped-text'];
+/** A call's name followed by `\\n` (or `\\t`, `\\r`) written as two characters. */
+const ESCAPED_AFTER_NAME = { group: 2, test: /\\/ };
 
 /** GLM's form, which `auto` reads in `<tool_call>` when a name begins its body. */
 export const GLM_FORM: MarkupForm = {
@@ -38,35 +40,39 @@ export const GLM_FORM: MarkupForm = {
   wrapper: null,
   call: {
     start: CALL,
-    read: namedOpening(
-      CALL,
-      new RegExp(
+    opening: {
+      kind: 'named',
+      prefix: CALL,
+      pattern: new RegExp(
         String.raw`<tool_call>[ \t]{0,${BLANKS}}([^\s<>{}[\]"\\]{1,${LOOKAHEAD.callName.value}})((?:[ \t]|\\[nrt]){0,${BLANKS}})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))`,
         'y',
       ),
-      (match) => (match[2].includes('\\') ? ESCAPED : undefined),
-      (match) => match[2].includes('\\'),
-    ),
+      // `\n` written as two characters after the name: a reply logged escaped.
+      stray: [{ when: ESCAPED_AFTER_NAME, recovery: ESCAPED }],
+      escaped: ESCAPED_AFTER_NAME,
+    },
     close: CALL_CLOSE,
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
   },
   parameter: {
-    read: namedOpening(
-      KEY,
-      new RegExp(
+    opening: {
+      kind: 'named',
+      prefix: KEY,
+      pattern: new RegExp(
         String.raw`<arg_key>([^<]{1,${LOOKAHEAD.parameterName.value}})<\/arg_key>([^<]{0,${LOOKAHEAD.keyValueGap.value}})<arg_value>`,
         'y',
       ),
-      (match) =>
-        /^\s*$/.test(match[2])
-          ? undefined
-          : /^(?:\s|\\[nrt])*$/.test(match[2])
-            ? ESCAPED
-            : GLM_RECOVERIES['stray-in-opening'],
-      (match) => /\\[nrt]/.test(match[2]) && /^(?:\s|\\[nrt])*$/.test(match[2]),
-    ),
+      // Between </arg_key> and <arg_value>: blanks, escaped blanks (a reply logged escaped), or
+      // text that does not belong there.
+      stray: [
+        { when: { group: 2, test: /^\s*$/ }, recovery: null },
+        { when: { group: 2, test: /^(?:\s|\\[nrt])*$/ }, recovery: ESCAPED },
+        { recovery: GLM_RECOVERIES['stray-in-opening'] },
+      ],
+      escaped: { group: 2, test: /^(?=[\s\S]*\\[nrt])(?:\s|\\[nrt])*$/ },
+    },
     close: VALUE_CLOSE,
     reopens: KEY,
   },

@@ -1,6 +1,6 @@
 import type { BlockReader } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
-import { type MarkupForm, namedOpening } from '../markup/form.js';
+import type { MarkupForm, Opening } from '../markup/form.js';
 import { recoveryWith } from '../recoveries.js';
 import { FUNCTION_JSON_HEAD } from './functionary.js';
 import { literalRecoveries, missingWrapper, recoveryRow } from './recoveries.js';
@@ -11,14 +11,18 @@ import { type NameRule, SLOT, type WrittenForm } from './written.js';
  * (`<function=name>`), or in quotes, as some models and tools write it (`<function="name">`):
  * read without them, with a warning.
  */
-const quotedOr = (tag: string, longest: number) => {
-  const quoted = recoveryWith(QWEN3_CALL_RECOVERIES['quoted-name'], { tag });
-  return namedOpening(
-    `<${tag}=`,
-    new RegExp(`<${tag}=(?:"([^"\\n>]{1,${longest}})"|([^>\\n]{1,${longest}}))>`, 'y'),
-    (match) => (match[1] === undefined ? undefined : quoted),
-  );
-};
+const quotedOr = (tag: string, longest: number): Opening => ({
+  kind: 'named',
+  prefix: `<${tag}=`,
+  pattern: new RegExp(`<${tag}=(?:"([^"\\n>]{1,${longest}})"|([^>\\n]{1,${longest}}))>`, 'y'),
+  // The name in quotes (group 1): read without them, with the row's warning.
+  stray: [
+    {
+      when: { group: 1, test: /[\s\S]/ },
+      recovery: recoveryWith(QWEN3_CALL_RECOVERIES['quoted-name'], { tag }),
+    },
+  ],
+});
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
@@ -51,14 +55,14 @@ export const QWEN3_CODER_FORM: MarkupForm = {
   wrapper: { open: OPEN, close: CLOSE },
   call: {
     start: '<function',
-    read: quotedOr('function', LOOKAHEAD.callName.value),
+    opening: quotedOr('function', LOOKAHEAD.callName.value),
     close: FUNCTION_CLOSE,
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the function as <function=name>',
   },
   parameter: {
-    read: quotedOr('parameter', LOOKAHEAD.parameterName.value),
+    opening: quotedOr('parameter', LOOKAHEAD.parameterName.value),
     close: PARAMETER_CLOSE,
     reopens: PARAMETER,
   },

@@ -1,16 +1,7 @@
 import type { BlockReader } from '../block.js';
-import { literalOpening, type MarkupForm, type OpeningReader } from '../markup/form.js';
-import { readTag, type Tag, TagKind } from '../tag.js';
+import type { MarkupForm } from '../markup/form.js';
 import { MARKUP_RECOVERIES, recoveryRow, VALUE_RECOVERIES } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
-
-/** Any `<name>`: inside `<arguments>` every element is an argument. */
-export const anyOpeningTag: OpeningReader = (s, at, final) => {
-  const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
-  readTag(s, at, final, tag);
-  if (tag.kind === TagKind.NeedMore) return 'partial';
-  return tag.kind === TagKind.Open ? { name: tag.name, length: tag.length } : null;
-};
 
 /**
  * The tagcall protocol (DESIGN.md §1): `<tool>` at a line start, named by its `<tool_name>`
@@ -65,7 +56,7 @@ export const TAGCALL_FORM: MarkupForm = {
   wrapper: null,
   call: {
     start: OPEN,
-    read: literalOpening(OPEN),
+    opening: { kind: 'literal', text: OPEN },
     close: CLOSE,
     closeInValue: 'line-end',
     reopenFails: true,
@@ -74,7 +65,8 @@ export const TAGCALL_FORM: MarkupForm = {
   fields: FIELDS,
   container: CONTAINER,
   parameter: {
-    read: anyOpeningTag,
+    // Inside `<arguments>` every element is an argument.
+    opening: { kind: 'tag' },
     close: { before: '</', after: '>' },
     reopens: null,
   },

@@ -3,7 +3,7 @@ import type { ParseErrorCode } from '../events.js';
 import type { RecoveryValues } from '../recoveries.js';
 import { startsWithAt } from '../tag.js';
 import { afterBlanks } from './confirm.js';
-import type { MarkupForm, MarkupRecoveryKind, OpeningTag } from './form.js';
+import type { FormOpenings, MarkupForm, MarkupRecoveryKind, OpeningTag } from './form.js';
 import { State, wait } from './shape.js';
 
 /**
@@ -18,6 +18,7 @@ interface Block {
   readonly offset: number;
   readonly final: boolean;
   readonly form: MarkupForm;
+  readonly openings: FormOpenings;
   readonly calls: number;
   readonly blockStart: number;
   state: State;
@@ -35,7 +36,7 @@ export function stepBetween(core: Block, i: number): number {
   const { call, wrapper } = core.form;
   const lt = s.indexOf('<', i);
   if (lt === -1) return core.endOfInput(s.length);
-  const opening = call.read(s, lt, core.final);
+  const opening = core.openings.call(s, lt, core.final);
   if (opening === 'partial') return wait(lt);
   if (opening !== null) {
     core.openCall(opening, lt);

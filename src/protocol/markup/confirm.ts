@@ -4,7 +4,7 @@ import { LOOKAHEAD } from '../lookahead.js';
 import type { PartialToken } from '../partial-token.js';
 import { isTagFor, readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ArgumentsTree } from './arguments-tree.js';
-import type { MarkupForm } from './form.js';
+import type { FormOpenings, MarkupForm } from './form.js';
 
 /**
  * When a closing tag counts, for every markup dialect (the one hold-back rule for closes): it
@@ -98,17 +98,18 @@ export function confirmsParameterClose(
   at: number,
   final: boolean,
   form: MarkupForm,
+  openings: FormOpenings,
 ): boolean | null {
   const j = tagAfter(s, at, final, form);
   if (typeof j !== 'number') return j;
-  const { call, parameter, wrapper } = form;
-  const opening = parameter.read(s, j, final);
+  const { call, wrapper } = form;
+  const opening = openings.parameter(s, j, final);
   if (opening === 'partial') return null;
   if (opening !== null) return true;
   const callClose = startsWithAt(s, j, call.close);
   if (callClose === true) return confirmsCallClose(s, j + call.close.length, final, form, false);
   // The next call's opening: this call was left open, and the value ends here.
-  const nextCall = call.read(s, j, final);
+  const nextCall = openings.call(s, j, final);
   if (nextCall === 'partial') return null;
   if (nextCall !== null) return true;
   if (wrapper === null) return callClose === null && !final ? null : false;

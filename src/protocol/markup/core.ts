@@ -21,7 +21,13 @@ import {
 } from '../recoveries.js';
 import { ArgumentsTree, FrameKind } from './arguments-tree.js';
 import { stepBetween, stepTrailer } from './between-calls.js';
-import type { MarkupForm, MarkupRecoveryKind, OpeningTag } from './form.js';
+import {
+  type FormOpenings,
+  type MarkupForm,
+  type MarkupRecoveryKind,
+  type OpeningTag,
+  openingsOf,
+} from './form.js';
 import { endsAtLineStart, type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
 import type { StreamedValue } from './value-text.js';
 
@@ -54,6 +60,8 @@ export class MarkupCore implements BlockStream {
   readonly sink: BlockSink;
   readonly limits: BlockLimits;
   readonly form: MarkupForm;
+  /** The readers of the form's openings (built once a form). */
+  readonly openings: FormOpenings;
   readonly shape: MarkupShape;
   /** The declaration's recoveries this form's reading may make, checked when it is built. */
   readonly rows: Recoveries<MarkupRecoveryKind>;
@@ -100,6 +108,7 @@ export class MarkupCore implements BlockStream {
     Shape: new (core: MarkupCore) => MarkupShape,
   ) {
     this.form = form;
+    this.openings = openingsOf(form);
     this.format = form.format;
     this.sink = sink;
     this.limits = limits;
@@ -398,7 +407,7 @@ export class MarkupCore implements BlockStream {
       this.state = State.Between;
       return i + wrapper.open.length;
     }
-    const opening = this.form.call.read(this.s, i, this.final);
+    const opening = this.openings.call(this.s, i, this.final);
     if (opening === 'partial') return wait(i);
     if (opening === null) {
       this.fail('missing-tool-name', this.form.call.unnamed, this.offset + i);

@@ -7,8 +7,8 @@ import {
   type RecoveryKind,
   VALUE_REPAIR_KINDS,
 } from '../recoveries.js';
-import { mayBecomeMatch } from '../regex-prefix.js';
-import { startsWithAt } from '../tag.js';
+import { prefixTestOf } from '../regex-prefix.js';
+import { readTag, startsWithAt, type Tag, TagKind } from '../tag.js';
 import type { ValueText } from './value-text.js';
 
 /** An opening tag read at a `<`: its name as written (maybe '') and length. */
@@ -24,12 +24,35 @@ export interface OpeningTag {
   escaped?: boolean;
 }
 
-/** Reads an opening tag at `at`: the tag, null when there is none, `partial` when `s` ends first. */
-export type OpeningReader = (
-  s: string,
-  at: number,
-  final: boolean,
-) => OpeningTag | null | 'partial';
+/**
+ * A test of one group of an opening's match (0: the whole match): whether the group was
+ * written and its text meets `test`.
+ */
+export interface GroupTest {
+  group: number;
+  test: RegExp;
+}
+
+/**
+ * How an opening tag is written, as data the engine reads (`openingsOf`):
+ * - `literal`: exactly this text, naming nothing, or always the same tool (`name`: a tag named
+ *   after its tool);
+ * - `tag`: any XML opening tag `<name>` (the name is the tag's);
+ * - `named`: `prefix`, then what the sticky `pattern` matches, the name in its group 1 or 2.
+ *   `stray`: rows, the first whose test holds (or without one) says what of the match does
+ *   not belong in it (its recovery, or null: nothing); `escaped`: the reply was logged with
+ *   its text escaped as in a JSON string (its values are unescaped as they are read).
+ */
+export type Opening =
+  | { kind: 'literal'; text: string; name?: string }
+  | { kind: 'tag' }
+  | {
+      kind: 'named';
+      prefix: string;
+      pattern: RegExp;
+      stray?: readonly { when?: GroupTest; recovery: Recovery | null }[];
+      escaped?: GroupTest;
+    };
 
 /** How a parameter's written name becomes its argument's key: as written, or trimmed. */
 export type KeyText = 'as-written' | 'trim';
@@ -106,7 +129,7 @@ export interface MarkupForm {
     /** What an opening starts with (up to its name): without a name it is a mistake. */
     start: string;
     /** Reads a call's opening: its name, or '' when the call is named by `fields`. */
-    read: OpeningReader;
+    opening: Opening;
     close: string;
     /**
      * What confirms the call's close written inside a value: the end of its line (`</tool>`,
@@ -128,7 +151,7 @@ export interface MarkupForm {
   container?: string;
   parameter: {
     /** Reads a parameter's opening: its key as written. */
-    read: OpeningReader;
+    opening: Opening;
     /** Its closing tag. */
     close: ParameterClose;
     /**
@@ -150,7 +173,7 @@ export interface MarkupForm {
   jsonForm: boolean;
   /**
    * `\n` written as two characters counts as a newline between tags where a close is decided
-   * (some servers log replies so); its opening readers say so with a warning.
+   * (some servers log replies so); its openings say so with a warning.
    */
   escapedBlanks?: boolean;
   /** The message when a block ends holding no call. */
@@ -182,18 +205,67 @@ export const closeOf = (close: ParameterClose, key: string): string =>
 /** The longest opening tag a reader waits for before deciding it is none. */
 export const MAX_OPENING = LOOKAHEAD.openingTag.value;
 
+/** Reads an opening tag at `at`: the tag, null when there is none, `partial` when `s` ends first. */
+export type OpeningReader = (
+  s: string,
+  at: number,
+  final: boolean,
+) => OpeningTag | null | 'partial';
+
+/** The readers of a form's openings, a call's and a parameter's. */
+export interface FormOpenings {
+  call: OpeningReader;
+  parameter: OpeningReader;
+}
+
+const builtOpenings = new WeakMap<MarkupForm, FormOpenings>();
+
 /**
- * `<prefix…>` read by a sticky `pattern` (name in group 1 or 2): partial while `s` ends within
- * the longest such tag, so the answer never depends on where the input was cut. `stray` says
- * what of a match does not belong in it (the declaration's row of it), if anything.
+ * The readers of `form`'s openings, built at the first ask and kept: a reader of its own for
+ * each (one function for every kind of opening met objects of three shapes at each `<` and
+ * read literal forms 4–5% slower). A `named` opening's test of whether a text may still become
+ * its match is derived then, so a pattern the derivation cannot read throws when its reader is
+ * built, never while a reply is read.
  */
-export function namedOpening(
-  prefix: string,
-  pattern: RegExp,
-  stray?: (match: RegExpExecArray) => Recovery | undefined,
-  escaped?: (match: RegExpExecArray) => boolean,
-): OpeningReader {
-  const begun = mayBecomeMatch(pattern);
+export function openingsOf(form: MarkupForm): FormOpenings {
+  let openings = builtOpenings.get(form);
+  if (openings === undefined) {
+    openings = { call: readerOf(form.call.opening), parameter: readerOf(form.parameter.opening) };
+    builtOpenings.set(form, openings);
+  }
+  return openings;
+}
+
+/** Whether `test` holds of `match`. */
+function holds(test: GroupTest, match: RegExpExecArray): boolean {
+  const text = match[test.group];
+  return text !== undefined && test.test.test(text);
+}
+
+/**
+ * The reader of `opening`: the tag at `s[at]`, null when there is none, `partial` while `s`
+ * ends within what may still become one (the longest a reader waits for is `MAX_OPENING`), so
+ * the answer never depends on where the input was cut.
+ */
+function readerOf(opening: Opening): OpeningReader {
+  if (opening.kind === 'tag') {
+    const tag: Tag = { kind: TagKind.None, name: '', length: 0 };
+    return (s, at, final) => {
+      readTag(s, at, final, tag);
+      if (tag.kind === TagKind.NeedMore) return 'partial';
+      return tag.kind === TagKind.Open ? { name: tag.name, length: tag.length } : null;
+    };
+  }
+  if (opening.kind === 'literal') {
+    const { text, name = '' } = opening;
+    return (s, at, final) => {
+      const starts = startsWithAt(s, at, text);
+      if (starts === null) return final ? null : 'partial';
+      return starts ? { name, length: text.length } : null;
+    };
+  }
+  const { prefix, pattern, stray, escaped } = opening;
+  const begun = prefixTestOf(pattern);
   return (s, at, final) => {
     const starts = startsWithAt(s, at, prefix);
     // Row 'markup-opening-cut' of the end-of-input table: cut short, it names no call.
@@ -204,19 +276,10 @@ export function namedOpening(
     // Row 'markup-opening-cut' too: the opening's start, its name not written.
     if (match === null)
       return !final && s.length - at < MAX_OPENING && begun(s, at) ? 'partial' : null;
-    const opening: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
-    const row = stray?.(match);
-    if (row !== undefined) opening.stray = row;
-    if (escaped?.(match) === true) opening.escaped = true;
-    return opening;
-  };
-}
-
-/** A literal opening that names nothing, or always the same tool (a tag named after the tool). */
-export function literalOpening(open: string, name = ''): OpeningReader {
-  return (s, at, final) => {
-    const starts = startsWithAt(s, at, open);
-    if (starts === null) return final ? null : 'partial';
-    return starts ? { name, length: open.length } : null;
+    const tag: OpeningTag = { name: match[1] ?? match[2], length: pattern.lastIndex - at };
+    const row = stray?.find((r) => r.when === undefined || holds(r.when, match));
+    if (row !== undefined && row.recovery !== null) tag.stray = row.recovery;
+    if (escaped !== undefined && holds(escaped, match)) tag.escaped = true;
+    return tag;
   };
 }

@@ -9,7 +9,7 @@ import { StreamedValue } from './value-text.js';
 
 /**
  * A call written with its form's own literals (`MarkupForm.tags` 'literal'): named by its
- * opening, each parameter opened by what `parameter.read` reads and closed by
+ * opening, each parameter opened by what `parameter.opening` reads and closed by
  * `parameter.close`, each value one text read as `MarkupForm.text` says. A value, call or
  * block left open ends where the next parameter, call or block opens on a line of its own,
  * with a warning; a close inside a value counts as markup/confirm.ts says.
@@ -62,7 +62,7 @@ export class LiteralTags implements MarkupShape {
     if (s.charCodeAt(lt) !== Char.Lt) return core.strayText(lt);
     const final = core.final;
     const { call, parameter, wrapper } = core.form;
-    const opening = parameter.read(s, lt, final);
+    const opening = core.openings.parameter(s, lt, final);
     if (opening === 'partial') return wait(lt);
     if (opening !== null) {
       if (opening.stray !== undefined) core.warnAs(opening.stray, core.offset + lt);
@@ -90,7 +90,7 @@ export class LiteralTags implements MarkupShape {
         return lt;
       }
       if (core.lineStart) {
-        const next = call.read(s, lt, final);
+        const next = core.openings.call(s, lt, final);
         if (next === 'partial') return wait(lt);
         const block = startsWithAt(s, lt, wrapper.open);
         if (block === null && !final) return wait(lt);
@@ -158,7 +158,7 @@ export class LiteralTags implements MarkupShape {
     }
     if (closes === true) {
       const end = lt + close.length;
-      const confirmed = confirmsParameterClose(s, end, final, form);
+      const confirmed = confirmsParameterClose(s, end, final, form, core.openings);
       if (confirmed === null) return core.valueWait(from, lt);
       if (confirmed) {
         core.writeValue(s.slice(from, lt));
@@ -177,7 +177,7 @@ export class LiteralTags implements MarkupShape {
         if (opening === parameter.reopens && form.repeated === 'warn') {
           // A parameter the call already has, opened inside a value, is the value's text (code
           // that writes the format: a file that holds a parameter's opening), not a left-open value.
-          const tag = parameter.read(s, lt, final);
+          const tag = core.openings.parameter(s, lt, final);
           if (tag === 'partial') return core.valueWait(from, lt);
           if (tag !== null && core.tree.has(keyOf(form.key, tag.name))) continue;
         }
