@@ -323,7 +323,7 @@ export class OpeningSearch {
   }
 
   /**
-   * Buffer `version`'s rest from `from` is held back as what may begin one of `prefixes`'
+   * The rest from `from` of the text of `version` is held back as what may begin one of `prefixes`'
    * literals (the mid-line openings' unless told), all before it decided, and only more of it
    * decides (a mid-line opening's `partialSuffixStart`, a line start's `standsAt` null). Kept
    * as the place in their tree it reached, so that a chunk that only goes on with it is told

@@ -64,7 +64,7 @@ export interface BodyHost {
  * The steps of a kind of body beyond a call's value (`sections`, `messages`): the body reader
  * runs them in the kind's states, one object per reader. The reader is one class for every
  * kind (not a subclass a kind), so a declaration names no reader, and the reader's own steps
- * meet one shape of object wherever parsers of several kinds share a process.
+ * meet one shape of object wherever parsers of several kinds run side by side.
  */
 export interface BodyKind {
   /** The block's opening was read (`next` is after it): the kind's first state. */
