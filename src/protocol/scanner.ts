@@ -124,7 +124,7 @@ export class Scanner implements Parser {
   /** The end of the input: each step decides what it holds by its row (end-of-input.ts). */
   end(): void {
     if (!this.#started) this.#begin();
-    if (this.#bracket.pending !== null) this.#append(this.#bracket.drain());
+    this.#joinGathered(); // A step told the input ended decides on all of it.
     this.#run(true);
     // Rows 'thinking-open' (it ends, with a warning), 'prefilled-undecided' (the start is text).
     if (this.#state === Top.ThinkTag) this.#thinking.endOfInput(this.#offset + this.#pos);
@@ -164,19 +164,12 @@ export class Scanner implements Parser {
     }
   }
 
-  /** Takes a chunk in; false while a bracket waits for its `]`. */
+  /** Takes a chunk in; false while a bracket waits for its `]` (input gathered past a run). */
   #take(chunk: string): boolean {
     if (!this.#started) this.#begin();
     this.#prefilledStart.keep(chunk);
     const bracket = this.#bracket;
-    if (this.#state === Top.Bracket && bracket.pending !== null) {
-      const gathered = bracket.gather(
-        chunk,
-        this.#offset + this.#buf.length + bracket.pendingLength,
-      );
-      if (gathered === null) return false;
-      chunk = gathered;
-    }
+    if (bracket.pending !== null) return bracket.gather(chunk, this.#offset + this.#buf.length);
     this.#append(chunk);
     return true;
   }
@@ -198,6 +191,7 @@ export class Scanner implements Parser {
   #run(final: boolean): void {
     let going = true;
     while (going) {
+      if (this.#state > Top.Bracket) this.#joinGathered(); // A join would cut their deltas.
       switch (this.#state) {
         case Top.LineStart:
           going = this.#stepLineStart(final);
@@ -215,8 +209,17 @@ export class Scanner implements Parser {
           going = this.#stepBlock(final);
           break;
       }
+      if (!going && this.#state !== Top.Bracket) going = this.#joinGathered();
     }
     this.#flushText(this.#pos);
+  }
+
+  /** Joins the input brackets gathered, for a step at the buffer's end or a `]`: true if any. */
+  #joinGathered(): boolean {
+    if (this.#bracket.pending === null) return false;
+    this.#buf += this.#bracket.drain();
+    this.#bufVersion++;
+    return true;
   }
 
   // --- Text and thinking. ---
@@ -508,6 +511,7 @@ export class Scanner implements Parser {
     const buf = this.#buf;
     const offset = this.#offset;
     let close = this.#bracket.close(buf, offset);
+    if (close !== UNDECIDED && close !== UNMATCHED && this.#joinGathered()) return true;
     if (close === UNDECIDED) {
       if (!final) {
         this.#bracket.wait();

@@ -204,19 +204,22 @@ export class BracketWait {
     return this.#matcher.match(this.at, buf, offset);
   }
 
-  /** The `]` is still to come: chunks gather until it is decided. */
+  /** The `]` is still to come: chunks gather until it is decided (after those gathered). */
   wait(): void {
-    this.pending = [];
+    this.pending ??= [];
   }
 
   /**
-   * A chunk while waiting, starting at absolute `start`: null while the `]` is still
-   * undecided, else everything gathered (see `drain`).
+   * A chunk while waiting, after the gathered ones (the buffer ends at absolute `bufEnd`):
+   * whether the `]` is decided. The chunks stay gathered (the matcher has read them) until the
+   * scanner needs their text: the next line-start `[` mostly waits on text beyond them, and
+   * joining them to the held text per `[` re-copied up to maxSpan characters a line.
    */
-  gather(chunk: string, start: number): string | null {
+  gather(chunk: string, bufEnd: number): boolean {
+    const start = bufEnd + this.pendingLength;
     (this.pending as string[]).push(chunk);
     this.pendingLength += chunk.length;
-    return this.#matcher.match(this.at, chunk, start) === UNDECIDED ? null : this.drain();
+    return this.#matcher.match(this.at, chunk, start) !== UNDECIDED;
   }
 
   /** Everything gathered, in order; the wait is over. */
