@@ -6,6 +6,7 @@
  */
 import { Parser as Htmlparser2 } from 'htmlparser2';
 import { createParser, type ParserEvent } from 'tagcall';
+import { cpuMs } from '../test/support/flood-shapes.js';
 import { CORPUS_BYTES } from './cases.js';
 import { generateCorpus } from './corpus.js';
 import { splitEvery, utf8Bytes } from './measure.js';
@@ -22,13 +23,6 @@ export interface HeadToHead {
 /** Replies a batch: a few ms of work each, so the CPU clock's µs are fine enough. */
 const BATCH = 16;
 const PASSES = 4;
-
-function cpuUs(work: () => void): number {
-  const start = process.cpuUsage();
-  work();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
-}
 
 export function runHeadToHead(chunk: number): HeadToHead {
   const corpus = generateCorpus(CORPUS_BYTES);
@@ -61,28 +55,28 @@ export function runHeadToHead(chunk: number): HeadToHead {
   // A pass of each to warm up, not counted.
   readTagcall(0, replies.length);
   readPeer(0, replies.length);
-  let tagcallUs = 0;
-  let peerUs = 0;
+  let tagcallMs = 0;
+  let peerMs = 0;
   tagcallCalls = 0;
   peerCalls = 0;
   for (let pass = 0; pass < PASSES; pass++) {
     for (let from = 0, batch = 0; from < replies.length; from += BATCH, batch++) {
       const to = Math.min(from + BATCH, replies.length);
       if ((batch + pass) % 2 === 0) {
-        tagcallUs += cpuUs(() => readTagcall(from, to));
-        peerUs += cpuUs(() => readPeer(from, to));
+        tagcallMs += cpuMs(() => readTagcall(from, to));
+        peerMs += cpuMs(() => readPeer(from, to));
       } else {
-        peerUs += cpuUs(() => readPeer(from, to));
-        tagcallUs += cpuUs(() => readTagcall(from, to));
+        peerMs += cpuMs(() => readPeer(from, to));
+        tagcallMs += cpuMs(() => readTagcall(from, to));
       }
     }
   }
-  const mbps = (us: number) => (bytes * PASSES) / us;
+  const mbps = (ms: number) => (bytes * PASSES) / (ms * 1000);
   return {
     chunk,
-    tagcall: mbps(tagcallUs),
-    htmlparser2: mbps(peerUs),
-    ratio: peerUs / tagcallUs,
+    tagcall: mbps(tagcallMs),
+    htmlparser2: mbps(peerMs),
+    ratio: peerMs / tagcallMs,
     calls: {
       tagcall: tagcallCalls / PASSES,
       htmlparser2: peerCalls / PASSES,
