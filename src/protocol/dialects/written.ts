@@ -1,3 +1,4 @@
+import { isNameChar, isNameStart } from '../chars.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import { type ValueTexts, valueTextOf } from '../markup/form.js';
 
@@ -56,15 +57,17 @@ export type NameRule =
   | 'element-name'
   | { maxLength: number; nonEmpty: boolean; trimmed: boolean; forbidden: string };
 
-/** An XML name: a name-start character, then name characters. */
-const ELEMENT_NAME = /^[A-Za-z_:\u0080-\u{10ffff}][A-Za-z0-9_:.\-\u0080-\u{10ffff}]*$/u;
-
 /**
- * Whether the parser reads `name` as a tag name: `tagName` bounds a name and the blanks before
- * its `>`, so the longest name is one shorter than the bound.
+ * Whether the parser reads `name` as a tag name: a name-start character, then name characters
+ * (the tag reader's own classes, src/protocol/chars.ts); `tagName` bounds a name and the blanks
+ * before its `>`, so the longest name is one shorter than the bound.
  */
-export const isElementName = (name: string): boolean =>
-  name.length < LOOKAHEAD.tagName.value && ELEMENT_NAME.test(name);
+export function isElementName(name: string): boolean {
+  if (name.length === 0 || name.length >= LOOKAHEAD.tagName.value) return false;
+  if (!isNameStart(name.charCodeAt(0))) return false;
+  for (let i = 1; i < name.length; i++) if (!isNameChar(name.charCodeAt(i))) return false;
+  return true;
+}
 
 /** Whether `rule` admits `key` as an argument's name. */
 export function admitsName(rule: NameRule, key: string): boolean {
