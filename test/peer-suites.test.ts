@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createParser, type ParseOptions, type ParserEvent, parse } from './support/all.js';
+import { createParser, type ParseOptions, type ParserEvent } from './support/all.js';
 import { cutsArbitrary, splitAt } from './support/chunk.js';
 import { foldEvents } from './support/event-sequence.js';
 import {
-  callsOf,
   optionsOfCase,
-  PEERS_DIR,
   type PeerCase,
+  peerIndex,
   peerSuites,
+  readingsOf,
   streamedBesideFinal,
 } from './support/peer-suites.js';
 
@@ -30,13 +27,9 @@ function eventsOf(chunks: readonly string[], options: ParseOptions): ParserEvent
 const sized = (text: string, size: number) =>
   text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
 
-/** The text outside calls as the peers compare it: blanks at either end do not count. */
-const contentOf = (text: string) => text.trim();
-
 function expectReadAs(c: PeerCase, calls: PeerCase['calls'], content: string | null | undefined) {
-  const result = parse(c.input, optionsOfCase(c));
-  expect(callsOf(result, c)).toEqual(calls);
-  if (content !== undefined) expect(contentOf(result.text)).toBe(contentOf(content ?? ''));
+  const { ours, expected } = readingsOf(c, calls, content);
+  expect(ours).toStrictEqual(expected);
 }
 
 const suites = peerSuites();
@@ -102,31 +95,12 @@ for (const suite of suites)
   });
 
 describe('the peer suites', () => {
-  const index = JSON.parse(readFileSync(join(PEERS_DIR, 'index.json'), 'utf8')) as {
-    read: Array<{ file: string }>;
-    'not-read': Array<{ peer: string; format: string; reason: string }>;
-  };
+  const index = peerIndex();
 
   it('are each listed in fixtures/peers/index.json, beside the formats not ported and why', () => {
     expect(index.read.map((r) => r.file).sort()).toEqual(suites.map((s) => s.file).sort());
     for (const n of index['not-read'])
       expect(n.reason.length, `${n.peer} ${n.format}`).toBeGreaterThan(20);
-  });
-
-  it("have their counts in docs/dialects.md: cases read as the peer's test expects, of those ported", () => {
-    const docs = readFileSync(
-      fileURLToPath(new URL('../docs/dialects.md', import.meta.url)),
-      'utf8',
-    );
-    for (const peer of new Set(suites.map((s) => s.peer))) {
-      const counts = suites
-        .filter((s) => s.peer === peer)
-        .map((s) => {
-          const n = s.cases.length;
-          return `${s.format} ${n - s['known-differences'].length}/${n}`;
-        });
-      expect(docs).toContain(`- \`fixtures/peers/${peer}/\`: ${counts.join(', ')}.`);
-    }
   });
 
   it('are all here, each case with its source', () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import {
   coerceArguments,
   type Dialect,
@@ -9,6 +10,7 @@ import {
   type ParseOptions,
   type ParseResult,
   type ParserEvent,
+  parse,
 } from './all.js';
 
 /** A call as the peers' tests state it: a name and its arguments. */
@@ -46,6 +48,12 @@ export interface KnownDifference {
   case: string;
   kind: 'intended' | 'bug';
   reason: string;
+  /**
+   * The review of an `intended` difference against what a user of the family expects (#43):
+   * `keep` where a user would choose our reading (`why` says for what), `port` where the peer's
+   * reading is what a user expects and ours is still to change.
+   */
+  review?: { decision: 'keep' | 'port'; why: string };
   calls: PeerCall[];
   content?: string | null;
   /** The properties a bug breaks besides the calls: those tests are marked as failing too. */
@@ -65,6 +73,20 @@ export interface PeerSuite {
 }
 
 export const PEERS_DIR = fileURLToPath(new URL('../../fixtures/peers/', import.meta.url));
+
+/** `fixtures/peers/index.json`: the files read, and the peers' formats not ported, with why. */
+export interface PeerIndex {
+  read: Array<{ file: string; peer: string; format: string; dialect: string }>;
+  'not-read': Array<{
+    peer: string;
+    format: string;
+    source: { repo: string; path: string; commit?: string };
+    reason: string;
+  }>;
+}
+
+export const peerIndex = (): PeerIndex =>
+  JSON.parse(readFileSync(join(PEERS_DIR, 'index.json'), 'utf8')) as PeerIndex;
 
 /** Every `fixtures/peers/<peer>/<format>.json`. */
 export function peerSuites(): PeerSuite[] {
@@ -102,6 +124,42 @@ export function callsOf(result: ParseResult, c: PeerCase): PeerCall[] {
       arguments: schema === undefined ? call.arguments : coerceArguments(call.arguments, schema),
     } as PeerCall;
   });
+}
+
+/** The text outside calls as the peers compare it: blanks at either end do not count. */
+const contentOf = (text: string) => text.trim();
+
+/** A reading in the terms the peers' tests check: the calls, and the content where checked. */
+export interface PeerReading {
+  calls: PeerCall[];
+  content?: string;
+}
+
+/**
+ * What a case's test compares: our reading of its input, and the one expected (the peer's, or a
+ * known difference's). `content` undefined: the content is not checked; null: none expected.
+ */
+export function readingsOf(
+  c: PeerCase,
+  calls: PeerCall[],
+  content: string | null | undefined,
+): { ours: PeerReading; expected: PeerReading } {
+  const result = parse(c.input, optionsOfCase(c));
+  // The parser's arguments are JSON values in null-prototype objects: as plain JSON they compare
+  // deeply and strictly with the case's, in the test (toStrictEqual) and the table alike.
+  const ours: PeerReading = { calls: JSON.parse(JSON.stringify(callsOf(result, c))) };
+  const expected: PeerReading = { calls };
+  if (content !== undefined) {
+    ours.content = contentOf(result.text);
+    expected.content = contentOf(content ?? '');
+  }
+  return { ours, expected };
+}
+
+/** Whether a case reads as its peer's test expects: our calls and content equal the peer's. */
+export function readsAsPeerExpects(c: PeerCase): boolean {
+  const { ours, expected } = readingsOf(c, c.calls, c.content);
+  return isDeepStrictEqual(ours, expected);
 }
 
 /** The value an argument-delta's path points at in a call's final arguments. */
