@@ -1449,3 +1449,42 @@ function readChunked(text: string, options: ParseOptions) {
   );
   return whole;
 }
+
+describe("Llama 3.2's calls joined by ';' (vLLM and SGLang test_multiple_json*, #43 item 4)", () => {
+  const llama3 = { dialect: 'llama3-json' } as const;
+  const weather = '{"name": "get_weather", "parameters": {"city": "Paris"}}';
+  const time = '{"name": "get_time", "parameters": {"tz": "CET"}}';
+
+  it('reads each object a ";" joins on the line as a call, after <|python_tag|> or bare', () => {
+    for (const text of [
+      `<|python_tag|>${weather};${time}`,
+      `${weather} ; ${time}\nDone.`,
+      `${weather};\t${time}; ${weather}`,
+    ]) {
+      const { calls, errors, text: prose } = read(text, llama3);
+      expect(errors, text).toEqual([]);
+      expect(calls.map((c) => c.toolName).slice(0, 2), text).toEqual(['get_weather', 'get_time']);
+      expect(prose, text).toBe(text.endsWith('Done.') ? '\nDone.' : '');
+    }
+  });
+
+  it('ends the block at anything else: a ";" before prose, a list, a newline stay text', () => {
+    expect(read(`${weather}; see above`, llama3)).toMatchObject({
+      calls: [{ toolName: 'get_weather' }],
+      text: '; see above',
+      errors: [],
+    });
+    const listed = `<|python_tag|>[${weather}]; ${time}`;
+    expect(read(listed, llama3).calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(read(`${weather}\n; ${time}`, llama3).calls.map((c) => c.toolName)).toEqual([
+      'get_weather',
+    ]);
+  });
+
+  it('decides within a bounded run of blanks: a flood of them after ";" ends the block', () => {
+    const text = `${weather};${' '.repeat(10_000)}${time}`;
+    const { calls, text: prose } = read(text, llama3);
+    expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(prose).toBe(`;${' '.repeat(10_000)}${time}`);
+  });
+});

@@ -116,6 +116,12 @@ export interface BodyForm {
    * is read.
    */
   cutBy?: readonly string[];
+  /**
+   * For a body with no close: what joins a further call object to a call object on the same
+   * line (`{…}; {…}`, as Llama 3.2 writes several calls), blanks allowed on either side. Any
+   * other text after the value ends the block there.
+   */
+  separator?: string;
   /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
   nameKeyed?: boolean;
   /**

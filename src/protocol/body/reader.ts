@@ -4,6 +4,7 @@ import {
   type BlockSink,
   BlockStatus,
   type BlockStream,
+  MAX_LEADING_BLANKS,
   Streamed,
   skipBlanks,
   wait,
@@ -327,7 +328,14 @@ export class BodyReader implements BlockStream, BodyHost {
   /** After a call's value, read without failure: the block's close, or its end with the value. */
   #afterCalls(s: string, i: number, offset: number, final: boolean): number {
     const form = this.form;
-    if (form.close === '') return this.end(offset + i, i);
+    if (form.close === '') {
+      const joined = this.#joinedCall(s, i, final);
+      if (joined === null) return wait(i);
+      if (joined === -1) return this.end(offset + i, i);
+      this.newReader(form.cutBy ?? [], form.cutBy !== undefined);
+      this.state = State.Body;
+      return joined;
+    }
     let j = skipBlanks(s, i, s.length);
     // A fenced body: the fence's end, then the close (a fence left open is said).
     let fenceLeftOpen = false;
@@ -356,6 +364,32 @@ export class BodyReader implements BlockStream, BodyHost {
     // More after the value than its close: the body is no call as written.
     this.fail('invalid-json', `the call's JSON is followed by more than ${form.close}`, offset + j);
     return wait(j);
+  }
+
+  /**
+   * After a call object of a body with no close: where the next call object begins when the
+   * form's `separator` joins one to it on the same line (`{…}; {…}`), -1 when the block ends
+   * with the value, or null while more input must decide. Blanks on either side are looked
+   * through up to MAX_LEADING_BLANKS, so a flood of them decides instead of holding the call.
+   */
+  #joinedCall(s: string, i: number, final: boolean): number | null {
+    const separator = this.form.separator;
+    const value = (this.#reader as ModelJsonReader).result;
+    if (separator === undefined || value === null || typeof value !== 'object') return -1;
+    if (Array.isArray(value)) return -1;
+    const spaces = (from: number) => {
+      const limit = Math.min(s.length, from + MAX_LEADING_BLANKS);
+      while (from < limit && (s[from] === ' ' || s[from] === '\t')) from++;
+      return from;
+    };
+    const j = spaces(i);
+    if (j >= s.length) return final ? -1 : null;
+    const joined = startsWithAt(s, j, separator);
+    if (joined === null) return final ? -1 : null;
+    if (joined === false) return -1;
+    const k = spaces(j + separator.length);
+    if (k >= s.length) return final ? -1 : null;
+    return s[k] === '{' ? k : -1;
   }
 
   /** The block ends at absolute `end` (`next` in the text): its last call ends with it. */

@@ -10,6 +10,7 @@ const PYTHON_TAG: BodyForm = {
   kind: 'calls',
   open: '<|python_tag|>',
   close: '',
+  separator: ';',
   syntax: Syntax.Json,
 };
 const BARE_JSON: BodyForm = {
@@ -19,6 +20,7 @@ const BARE_JSON: BodyForm = {
   open: '{"name"',
   openIsBody: true,
   close: '',
+  separator: ';',
   syntax: Syntax.Json,
   bareObject: true,
   argumentsKey: 'parameters',
@@ -27,8 +29,10 @@ const BARE_JSON: BodyForm = {
 /**
  * Llama 3.1 / 3.2 / 3.3's JSON calls: after `<|python_tag|>` (a special token, anywhere), or
  * a bare `{"name": …, "parameters": {…}}` object at a line start, as their templates ask for
- * (and as Qwen models write when they drop `<tool_call>`). Ended by the JSON value. A bare
- * object is a call only with its arguments: `{"name": "Ada", "age": 3}` is data.
+ * (and as Qwen models write when they drop `<tool_call>`). Ended by the JSON value, unless `;`
+ * joins another call object on the same line (`{…}; {…}`: Llama 3.2's several calls, as vLLM
+ * and SGLang read them). A bare object is a call only with its arguments: `{"name": "Ada",
+ * "age": 3}` is data.
  */
 export const llama3PythonTag: BlockReader = {
   open: PYTHON_TAG.open,
