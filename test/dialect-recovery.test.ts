@@ -1488,3 +1488,31 @@ describe("Llama 3.2's calls joined by ';' (vLLM and SGLang test_multiple_json*, 
     expect(prose).toBe(`;${' '.repeat(10_000)}${time}`);
   });
 });
+
+describe("DeepSeek-R1 distills' shortened <｜tool▁calls｜> (llama.cpp deepseek r1, #43 item 4)", () => {
+  const call = (name: string, json: string) =>
+    `function<｜tool▁sep｜>${name}\n\`\`\`json\n${json}\n\`\`\`<｜tool▁call▁end｜>`;
+
+  it('opens the section and its first call, in deepseek and auto', () => {
+    const text = `Let me check. <｜tool▁calls｜>${call('get_weather', '{"city": "Paris"}')}<｜tool▁call▁begin｜>${call('now', '{}')}<｜tool▁calls▁end｜> Done.`;
+    for (const dialect of ['deepseek', 'auto'] as const) {
+      const { calls, errors, warnings, text: prose } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+      expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+        ['get_weather', { city: 'Paris' }],
+        ['now', {}],
+      ]);
+      expect(prose).toBe('Let me check.  Done.');
+    }
+  });
+
+  it('is no call without a call in it: its text comes back with an error', () => {
+    const { calls, errors, text } = read('<｜tool▁calls｜><｜tool▁calls▁end｜>', {
+      dialect: 'deepseek',
+    });
+    expect(calls).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(text).toBe('<｜tool▁calls｜><｜tool▁calls▁end｜>');
+  });
+});

@@ -146,6 +146,11 @@ export interface BodyForm {
    */
   header?: RegExp;
   call?: SectionCallForm;
+  /**
+   * `sections`: the section's opening opens its first call too (no call opening follows it),
+   * so the first call's header comes right after it.
+   */
+  openIsFirstCall?: boolean;
   message?: MessageForm;
 }
 

@@ -32,6 +32,12 @@ export class SectionSteps implements BodyKind {
   }
 
   begin(_at: number, next: number): number {
+    if (this.#host.form.openIsFirstCall === true) {
+      this.#header = '';
+      this.#headerAt = this.#host.blockStart;
+      this.#host.state = State.CallHeader;
+      return next;
+    }
     this.#host.state = State.Between;
     return next;
   }

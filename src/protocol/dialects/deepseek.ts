@@ -40,6 +40,17 @@ export const deepseek: BlockReader = {
   reads: { body: FORM },
 };
 
+/**
+ * The shortened `<｜tool▁calls｜>` some DeepSeek-R1 distills write in place of both
+ * `<｜tool▁calls▁begin｜>` and the first `<｜tool▁call▁begin｜>` (llama.cpp reads it too): the
+ * same calls, the first one's header right after it.
+ */
+export const deepseekShortened: BlockReader = {
+  open: '<｜tool▁calls｜>',
+  anywhere: true,
+  reads: { body: { ...FORM, open: '<｜tool▁calls｜>', openIsFirstCall: true } },
+};
+
 /** DeepSeek V3.1's calls as its template writes them (the JSON as the request gave it). */
 export const DEEPSEEK_WRITTEN: WrittenForm = {
   args: { kind: 'json', forbid: '<' },

@@ -21,7 +21,7 @@ import {
 } from './anthropic-xml.js';
 import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
 import { CLINE_RECOVERIES, CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
-import { DEEPSEEK_WRITTEN, deepseek } from './deepseek.js';
+import { DEEPSEEK_WRITTEN, deepseek, deepseekShortened } from './deepseek.js';
 import {
   FUNCTIONARY_WRITTEN,
   functionaryFirstCall,
@@ -140,7 +140,11 @@ const DECLARED: Readonly<
   },
   'seed-oss': { written: SEED_OSS_WRITTEN, recoveries: SEED_OSS_RECOVERIES, readers: [seedOss] },
   glm: { written: GLM_WRITTEN, recoveries: GLM_RECOVERIES, readers: [glm] },
-  deepseek: { written: DEEPSEEK_WRITTEN, recoveries: BODY_RECOVERIES, readers: [deepseek] },
+  deepseek: {
+    written: DEEPSEEK_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [deepseek, deepseekShortened],
+  },
   'deepseek-dsml': {
     written: DSML_WRITTEN,
     recoveries: DSML_RECOVERIES,
@@ -321,6 +325,7 @@ export function blockReaders(
     minimaxM2,
     seedOss,
     deepseek,
+    deepseekShortened,
     deepseekDsml,
     deepseekDsmlV4,
     step3,
