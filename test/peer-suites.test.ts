@@ -46,6 +46,13 @@ for (const suite of suites)
       }
     });
 
+    it('reviews every intended difference: keep (what a user of the family gains) or port', () => {
+      for (const d of suite['known-differences'].filter((k) => k.kind === 'intended')) {
+        expect(d.review?.decision, `${d.case}: write its review`).toMatch(/^(keep|port)$/);
+        expect(d.review?.why.length ?? 0, d.case).toBeGreaterThan(20);
+      }
+    });
+
     for (const c of suite.cases) {
       const difference = differences.get(c.name);
       if (difference === undefined)
