@@ -63,7 +63,16 @@ const percent = (outcomes: readonly CaseOutcome[]) =>
     ? '—'
     : `${((100 * outcomes.filter((o) => o.read).length) / outcomes.length).toFixed(1)}%`;
 /** Text for a Markdown table cell: one line, no column break. */
-const cell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+const cell = (text: string) => prose(text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|'));
+/**
+ * Prose from a fixture for Markdown: a `<` outside code spans is escaped, so a tag it names
+ * (`<think>`, `<|tool_call_end|>`) shows instead of being taken for HTML.
+ */
+const prose = (text: string) =>
+  text
+    .split(/(`[^`]*`)/)
+    .map((part, k) => (k % 2 === 1 ? part : part.replace(/</g, '&lt;')))
+    .join('');
 const code = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 
 function differenceLine(o: CaseOutcome): string {
@@ -76,10 +85,10 @@ function differenceLine(o: CaseOutcome): string {
       : d.review === undefined
         ? '**not reviewed**'
         : d.review.decision === 'keep'
-          ? `**keep**: ${d.review.why}`
-          : `**port** (still to do): ${d.review.why}`;
+          ? `**keep**: ${prose(d.review.why)}`
+          : `**port** (still to do): ${prose(d.review.why)}`;
   const stale = o.read ? ' **Reads as the peer expects now: the entry is stale.**' : '';
-  return `- ${code(o.name)} (${d.kind}): ${d.reason}. Review: ${review}.${stale}`;
+  return `- ${code(o.name)} (${d.kind}): ${prose(d.reason)}. Review: ${review}.${stale}`;
 }
 
 /** The Markdown of docs/conformance.md for these suites (by default, every ported one). */
