@@ -1516,3 +1516,29 @@ describe("DeepSeek-R1 distills' shortened <｜tool▁calls｜> (llama.cpp deepse
     expect(text).toBe('<｜tool▁calls｜><｜tool▁calls▁end｜>');
   });
 });
+
+describe("Llama 3.1's built-in tools after <|python_tag|> (llama.cpp test_templates, #43 item 4)", () => {
+  it('reads name.call(k=v) as a call of the tool name, in llama3-json and auto', () => {
+    for (const dialect of ['llama3-json', 'auto'] as const) {
+      const { calls, errors, text } = read(
+        `<|python_tag|>brave_search.call(query="Paris weather")<|eom_id|>`,
+        { dialect },
+      );
+      expect(errors).toEqual([]);
+      expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
+        ['brave_search', { query: 'Paris weather' }],
+      ]);
+      expect(text).toBe('<|eom_id|>');
+    }
+  });
+
+  it('reads a JSON object after the tag as before; .call( with no name before it is no call', () => {
+    const json = read('<|python_tag|>{"name": "f", "parameters": {"a": 1}}', {
+      dialect: 'llama3-json',
+    });
+    expect(json.calls.map((c) => [c.toolName, c.arguments])).toEqual([['f', { a: 1 }]]);
+    const bare = read('<|python_tag|>.call(x=1)', { dialect: 'llama3-json' });
+    expect(bare.calls).toEqual([]);
+    expect(bare.errors.map((e) => e.code)).toEqual(['invalid-json']);
+  });
+});

@@ -72,6 +72,8 @@ export class CallBuilder implements ValueEvents {
   readonly #argumentsKey: string;
   /** A call object's one key is its name, its value the arguments (Apertus' `{"f": {…}}`). */
   readonly #nameKeyed: boolean;
+  /** What the family writes after a Python call's tool name (BodyForm.nameSuffix). */
+  readonly #nameSuffix: string;
   /** Each call is told this `missing-wrapper` row's warning as it ends, at the block's start. */
   #missingWrapper: { row: Recovery; at: number } | null = null;
   /** The declaration's recoveries, checked when its reader was built. */
@@ -86,6 +88,7 @@ export class CallBuilder implements ValueEvents {
     bare = false,
     nameKeyed = false,
     argumentsKey = 'arguments',
+    nameSuffix = '',
   ) {
     this.#rows = rows;
     this.#sink = sink;
@@ -95,6 +98,7 @@ export class CallBuilder implements ValueEvents {
     this.#bare = bare;
     this.#argumentsKey = argumentsKey;
     this.#nameKeyed = nameKeyed;
+    this.#nameSuffix = nameSuffix;
   }
 
   /**
@@ -178,6 +182,14 @@ export class CallBuilder implements ValueEvents {
     this.#sink.end(call.id, call.name, call.arguments, this.#format, end);
   }
 
+  /** A Python call's tool name: its written name less the family's suffix (`.call`). */
+  #toolNameOf(written: string): string {
+    const suffix = this.#nameSuffix;
+    return suffix !== '' && written.length > suffix.length && written.endsWith(suffix)
+      ? written.slice(0, -suffix.length)
+      : written;
+  }
+
   #begin(name: string, at = 0): void {
     this.flush();
     const id = this.#sink.start();
@@ -215,7 +227,7 @@ export class CallBuilder implements ValueEvents {
       // A list in the list is no call (its value fails the block): nothing in it is the
       // arguments of the call before it.
       if (kind === Container.Array) return;
-      this.#begin(kind === Container.Call ? name : '', at);
+      this.#begin(kind === Container.Call ? this.#toolNameOf(name) : '', at);
       // A Python call's keywords are its arguments.
       if (kind === Container.Call) this.#argumentsDepth = depth;
       return;

@@ -122,6 +122,11 @@ export interface BodyForm {
    * other text after the value ends the block there.
    */
   separator?: string;
+  /**
+   * What the family writes after a Python call's tool name, not part of it (Llama 3.1's built-in
+   * tools: `brave_search.call(query="…")` calls `brave_search`).
+   */
+  nameSuffix?: string;
   /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
   nameKeyed?: boolean;
   /**

@@ -159,6 +159,7 @@ export class BodyReader implements BlockStream, BodyHost {
       form.bareObject === true,
       form.nameKeyed === true,
       form.argumentsKey,
+      form.nameSuffix,
     );
   }
 

@@ -13,6 +13,19 @@ const PYTHON_TAG: BodyForm = {
   separator: ';',
   syntax: Syntax.Json,
 };
+/**
+ * Llama 3.1's built-in tools (code_interpreter, brave_search, wolfram_alpha), as its template
+ * writes them after `<|python_tag|>`: one Python call, `name.call(k="v")`, of the tool `name`.
+ */
+const PYTHON_TAG_BUILT_IN: BodyForm = {
+  format: 'llama3-json',
+  recoveries: BODY_RECOVERIES,
+  kind: 'calls',
+  open: '<|python_tag|>',
+  close: '',
+  syntax: Syntax.Python,
+  nameSuffix: '.call',
+};
 const BARE_JSON: BodyForm = {
   format: 'llama3-json',
   recoveries: BODY_RECOVERIES,
@@ -27,7 +40,8 @@ const BARE_JSON: BodyForm = {
 };
 
 /**
- * Llama 3.1 / 3.2 / 3.3's JSON calls: after `<|python_tag|>` (a special token, anywhere), or
+ * Llama 3.1 / 3.2 / 3.3's JSON calls: after `<|python_tag|>` (a special token, anywhere; a name
+ * right after it is a built-in tool's Python call, `brave_search.call(query="…")`), or
  * a bare `{"name": …, "parameters": {…}}` object at a line start, as their templates ask for
  * (and as Qwen models write when they drop `<tool_call>`). Ended by the JSON value, unless `;`
  * joins another call object on the same line (`{…}; {…}`: Llama 3.2's several calls, as vLLM
@@ -37,7 +51,10 @@ const BARE_JSON: BodyForm = {
 export const llama3PythonTag: BlockReader = {
   open: PYTHON_TAG.open,
   anywhere: true,
-  reads: { body: PYTHON_TAG },
+  // A name after the tag is a built-in tool's Python call; anything else, the JSON object.
+  reads: {
+    byFirstCharacter: [{ first: /[A-Za-z_]/, body: PYTHON_TAG_BUILT_IN }, { body: PYTHON_TAG }],
+  },
 };
 export const llama3BareJson: BlockReader = {
   open: BARE_JSON.open,
