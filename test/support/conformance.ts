@@ -93,9 +93,13 @@ function differenceLine(o: CaseOutcome): string {
 
 /** The Markdown of docs/conformance.md for these suites (by default, every ported one). */
 export function conformanceMarkdown(
-  suites: readonly PeerSuite[] = peerSuites(),
+  given: readonly PeerSuite[] = peerSuites(),
   index: PeerIndex = peerIndex(),
 ): string {
+  // In the table's order, whatever order the file system lists the peers' folders in.
+  const suites = [...given].sort(
+    (a, b) => peerOrder(a.peer, b.peer) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+  );
   const outcomes = outcomesOf(suites);
   const peers = [...new Set(suites.map((s) => s.peer))].sort(peerOrder);
   const ofPeer = (peer: string) => outcomes.filter((o) => o.suite.peer === peer);
