@@ -142,6 +142,22 @@ describe('model mistakes are recovered, each with a warning', () => {
     expect(read('Call <function=x></function> like this.\n', qwen).calls).toEqual([]);
   });
 
+  it('Kimi-K2 calls without <|tool_calls_section_begin|> are calls, with missing-wrapper (kimi-k2, auto)', () => {
+    // Every other marker present, all special tokens (fixtures/dialects/SOURCES.md).
+    const text =
+      'Let me check.<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>';
+    for (const dialect of ['kimi-k2', 'auto'] as const) {
+      const { calls, warnings, errors, text: prose } = read(text, { dialect });
+      expect(errors).toEqual([]);
+      expect(calls).toMatchObject([
+        { toolName: 'get_weather', arguments: { city: 'Paris' } },
+        { toolName: 'get_time', arguments: {} },
+      ]);
+      expect(warnings.map((w) => w.code)).toEqual(['missing-wrapper', 'missing-wrapper']);
+      expect(prose).toBe('Let me check.');
+    }
+  });
+
   it('a self-closing tag of a known Cline tool is a call without arguments', () => {
     const { calls, text } = read('Listing.\n<list_files/>\n', {
       dialect: 'cline',

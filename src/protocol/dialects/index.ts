@@ -57,7 +57,7 @@ import {
   nemotron,
 } from './hermes.js';
 import { INTERNLM_WRITTEN, internlm } from './internlm.js';
-import { KIMI_K2_WRITTEN, kimiK2 } from './kimi-k2.js';
+import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-k2.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
 import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
@@ -151,7 +151,11 @@ const DECLARED: Readonly<
     readers: [deepseekDsml, deepseekDsmlV4],
   },
   step3: { written: STEP3_WRITTEN, recoveries: STEP3_RECOVERIES, readers: [step3] },
-  'kimi-k2': { written: KIMI_K2_WRITTEN, recoveries: BODY_RECOVERIES, readers: [kimiK2] },
+  'kimi-k2': {
+    written: KIMI_K2_WRITTEN,
+    recoveries: KIMI_K2_RECOVERIES,
+    readers: [kimiK2, kimiK2Bare],
+  },
   hermes: {
     written: HERMES_WRITTEN,
     recoveries: HERMES_RECOVERIES,
@@ -330,6 +334,7 @@ export function blockReaders(
     deepseekDsmlV4,
     step3,
     kimiK2,
+    kimiK2Bare,
     nemotron,
     commandR7b,
     mistral,

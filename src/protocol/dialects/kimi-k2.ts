@@ -1,7 +1,7 @@
 import type { BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
-import { BODY_RECOVERIES } from './recoveries.js';
+import { BODY_RECOVERIES, missingWrapper } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
 const SECTION = { open: '<|tool_calls_section_begin|>', close: '<|tool_calls_section_end|>' };
@@ -13,9 +13,15 @@ const CALL = {
 /** What the call's id is made of around the name: `functions.get_weather:0`. */
 const ID_PREFIX = 'functions.';
 
+/** The family's: its JSON's, and its calls' without their section. */
+export const KIMI_K2_RECOVERIES = {
+  ...BODY_RECOVERIES,
+  'missing-wrapper': missingWrapper(`write the calls inside ${SECTION.open} … ${SECTION.close}`),
+};
+
 const FORM: BodyForm = {
   format: 'kimi-k2',
-  recoveries: BODY_RECOVERIES,
+  recoveries: KIMI_K2_RECOVERIES,
   kind: 'sections',
   ...SECTION,
   closeIsToken: true,
@@ -38,6 +44,26 @@ export const kimiK2: BlockReader = {
   // Kimi-K2.5 writes its calls inside a <think> it never closes.
   endsThinking: true,
   reads: { body: FORM },
+};
+
+const BARE: BodyForm = {
+  ...FORM,
+  open: CALL.open,
+  openIsBody: true,
+  missingWrapper: KIMI_K2_RECOVERIES['missing-wrapper'],
+};
+
+/**
+ * Kimi-K2's calls without their `<|tool_calls_section_begin|>`, every other token written
+ * (`<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{…}<|tool_call_end|>` …
+ * `<|tool_calls_section_end|>`), as Kimi-K2 models write them at times: read as the section,
+ * each call with a `missing-wrapper` warning. Special tokens too: it opens anywhere.
+ */
+export const kimiK2Bare: BlockReader = {
+  open: BARE.open,
+  anywhere: true,
+  endsThinking: true,
+  reads: { body: BARE },
 };
 
 /** Kimi-K2's calls as its template writes them, each named by its id (`functions.name:0`). */
