@@ -231,6 +231,15 @@ const TEMPLATES = [
     end: '<|im_end|>',
   },
   {
+    // No chat_template.jinja ships with Kimi K3 (its checkpoint renders with encoding_k3.py);
+    // llama.cpp's models/templates/Kimi-K3.jinja writes the same XTML.
+    label: 'kimi-k3',
+    dialect: 'kimi-k3',
+    file: 'kimi-k3.jinja',
+    turn: '<|open|>message role="assistant"<|sep|>',
+    end: '<|close|>message<|sep|>',
+  },
+  {
     label: 'lfm2',
     dialect: 'lfm2',
     file: 'lfm2.jinja',

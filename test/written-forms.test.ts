@@ -70,22 +70,33 @@ describe('written forms', () => {
 
   it('each element form admits as an argument name what its tags can hold', () => {
     const long = 'k'.repeat(256);
-    const keys = ['k', '', ' k', 'a"b', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long, `${long}k`];
+    const keys = ['k', '', ' k', 'a"b', 'a&b', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long, `${long}k`];
     const admitted = (dialect: Dialect) => {
       const { args } = WRITTEN_FORMS[dialect];
       return args.kind === 'text' ? keys.filter((key) => admitsName(args.names, key)) : [];
     };
     // `name="…"` holds anything but its quote, even nothing.
-    const invoke = ['k', '', ' k', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long];
+    const invoke = ['k', '', ' k', 'a&b', 'a<b', 'a>b', 'a\nb', '1k', 'a.b', long];
     for (const dialect of ['anthropic-xml', 'minimax-m2', 'deepseek-dsml', 'gigachat35', 'step3'])
       expect(admitted(dialect as Dialect), dialect).toEqual(invoke);
+    // Kimi K3's `key="…"`: its template escapes `&` and `"` there (`&amp;`), which the reader keeps.
+    expect(admitted('kimi-k3')).toEqual(invoke.filter((key) => key !== 'a&b'));
     // Between tags, trimmed by the reader: not empty, no blank at an end, no `<`.
-    expect(admitted('glm')).toEqual(['k', 'a"b', 'a>b', 'a\nb', '1k', 'a.b', long]);
+    expect(admitted('glm')).toEqual(['k', 'a"b', 'a&b', 'a>b', 'a\nb', '1k', 'a.b', long]);
     // `<parameter=…>` ends at `>` or a line's end.
     for (const dialect of ['qwen3-coder', 'seed-oss'] as const)
-      expect(admitted(dialect), dialect).toEqual(['k', 'a"b', 'a<b', '1k', 'a.b', long]);
+      expect(admitted(dialect), dialect).toEqual(['k', 'a"b', 'a&b', 'a<b', '1k', 'a.b', long]);
     // A tag name, as the parser reads one: 256 characters is one past the longest (`tagName`).
     expect(admitted('cline')).toEqual(['k', 'a.b']);
+  });
+
+  it("a form that says a value's JSON type writes each value's (Kimi K3's type=\"…\")", () => {
+    const args = { s: 'x', n: 3, b: false, z: null, o: { a: 1 }, l: [1] };
+    const rendered = renderCallIn('kimi-k3', { toolName: 'f', arguments: args });
+    const types = [...rendered.matchAll(/key="(\w)" type="(\w+)"/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(types).toEqual(['s:string', 'n:number', 'b:boolean', 'z:null', 'o:object', 'l:array']);
+    expect(rendered).toContain('<|sep|>x<|close|>argument<|sep|>');
+    expect(rendered).toContain('<|sep|>{"a":1}<|close|>argument<|sep|>');
   });
 
   it('a written row is data: no member of WrittenForm, at any depth, is a function', () => {

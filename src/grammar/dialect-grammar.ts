@@ -9,6 +9,7 @@ import {
   modeOf,
   TAGCALL_TAGS,
   triggerOf,
+  type ValueType,
   WRITTEN_FORMS,
   type WrittenArguments,
   type WrittenForm,
@@ -71,6 +72,21 @@ function refuseUnnamed(
 const isStringSchema = (schema: JsonSchema | undefined) =>
   schema?.type === undefined || schema.type === 'string';
 
+const VALUE_TYPES: ReadonlySet<string> = new Set(['number', 'boolean', 'null', 'object', 'array']);
+
+/**
+ * The JSON type a schema's value is written as, where the form says it (Kimi K3's
+ * `type="…"`): `string` for text, `number` for an integer, the first type a list names that
+ * is not `null` (a value of such a schema is that type unless it is null).
+ */
+function valueTypeOf(schema: JsonSchema | undefined): ValueType {
+  if (isStringSchema(schema)) return 'string';
+  const types = typeof schema?.type === 'string' ? [schema.type] : (schema?.type ?? []);
+  const named = types.find((t) => t !== 'null') ?? types[0];
+  if (named === 'integer') return 'number';
+  return named !== undefined && VALUE_TYPES.has(named) ? (named as ValueType) : 'string';
+}
+
 /** The arguments of one call, as the family writes them, marked as an object. */
 function argumentsOf(
   rules: Rules,
@@ -86,7 +102,7 @@ function argumentsOf(
       const members: Member[] = [];
       for (const [key, sub] of Object.entries(schema.properties ?? {})) {
         if (!admitsName(form.names, key)) continue;
-        const open = argumentOpen(form, key, isStringSchema(sub));
+        const open = argumentOpen(form, key, valueTypeOf(sub));
         const value = values.valueFor(
           sub,
           `${context}-${key}`,
@@ -214,7 +230,7 @@ function firstParameterTags(args: WrittenArguments, schema: JsonSchema): string[
   const tags: string[] = [];
   for (const [key, sub] of Object.entries(schema.properties ?? {})) {
     if (!admitsName(args.names, key)) continue;
-    tags.push(argumentOpen(args, key, isStringSchema(sub)));
+    tags.push(argumentOpen(args, key, valueTypeOf(sub)));
     if (required.has(key)) break;
   }
   return tags;

@@ -13,6 +13,7 @@ export const DIALECT_VALUES = {
   'deepseek-dsml': 'text',
   step3: 'text',
   'kimi-k2': 'json',
+  'kimi-k3': 'text',
   hermes: 'json',
   nemotron: 'json',
   'command-r7b': 'json',

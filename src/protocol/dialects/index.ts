@@ -58,6 +58,7 @@ import {
 } from './hermes.js';
 import { INTERNLM_WRITTEN, internlm } from './internlm.js';
 import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-k2.js';
+import { KIMI_K3_RECOVERIES, KIMI_K3_THINKING, KIMI_K3_WRITTEN, kimiK3 } from './kimi-k3.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
 import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
@@ -96,6 +97,7 @@ export type {
   Slot,
   SlotName,
   Template,
+  ValueType,
   WrittenArguments,
   WrittenCall,
   WrittenElements,
@@ -156,6 +158,7 @@ const DECLARED: Readonly<
     recoveries: KIMI_K2_RECOVERIES,
     readers: [kimiK2, kimiK2Bare],
   },
+  'kimi-k3': { written: KIMI_K3_WRITTEN, recoveries: KIMI_K3_RECOVERIES, readers: [kimiK3] },
   hermes: {
     written: HERMES_WRITTEN,
     recoveries: HERMES_RECOVERIES,
@@ -221,6 +224,7 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
   MAGISTRAL_THINKING,
   APERTUS_THINKING,
   MINICPM3_THINKING,
+  KIMI_K3_THINKING,
 ];
 
 /**
@@ -335,6 +339,7 @@ export function blockReaders(
     step3,
     kimiK2,
     kimiK2Bare,
+    kimiK3,
     nemotron,
     commandR7b,
     mistral,

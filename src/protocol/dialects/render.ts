@@ -3,7 +3,7 @@ import type { JsonValue, ToolArguments } from '../events.js';
 import { checkNesting, MAX_RENDERED_DEPTH } from '../json-depth.js';
 import { type RenderableCall, renderArguments } from '../render.js';
 import { WRITTEN_FORMS } from './index.js';
-import { argumentOpen, callOf, fill, type WrittenArguments } from './written.js';
+import { argumentOpen, callOf, fill, type ValueType, type WrittenArguments } from './written.js';
 
 /** A value as the quote-token syntax writes it: strings between `quote`, top-level keys bare. */
 function quotedValue(value: JsonValue, quote: string): string {
@@ -18,6 +18,14 @@ function quotedValue(value: JsonValue, quote: string): string {
 
 /** A value as the element forms write it: text as it is, anything else as JSON. */
 const text = (value: JsonValue) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** A value's JSON type, as the element forms that say it write it. */
+function valueTypeOf(value: JsonValue): ValueType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' ? type : 'object';
+}
 
 /** One call's arguments as `form` writes them. */
 function renderArgumentsIn(form: WrittenArguments, args: ToolArguments): string {
@@ -37,7 +45,7 @@ function renderArgumentsIn(form: WrittenArguments, args: ToolArguments): string 
       return entries
         .map(
           ([key, v]) =>
-            `${argumentOpen(form, key, typeof v === 'string')}${text(v)}${fill(form.close, { key })}${form.after}`,
+            `${argumentOpen(form, key, valueTypeOf(v))}${text(v)}${fill(form.close, { key })}${form.after}`,
         )
         .join('');
   }

@@ -4,9 +4,13 @@ import { type ValueTexts, valueTextOf } from '../markup/form.js';
 
 /**
  * What a template's slot is filled with: the tool's `name`, the `<tool>` protocol's `server`,
- * an argument's `key`, or `isString` (`true` when the value is text, `false` otherwise).
+ * an argument's `key`, `isString` (`true` when the value is text, `false` otherwise), or
+ * `valueType`, the value's JSON type (`string`, `number`, `boolean`, `null`, `object`, `array`).
  */
-export type SlotName = 'name' | 'server' | 'key' | 'isString';
+export type SlotName = 'name' | 'server' | 'key' | 'isString' | 'valueType';
+
+/** A value's JSON type, as Kimi K3's `type="…"` names it. */
+export type ValueType = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
 
 /** A slot of a template, its value written as it is (`as-is`) or as a JSON string (`json`). */
 export interface Slot<S extends SlotName = SlotName> {
@@ -24,6 +28,7 @@ export const SLOT = {
   server: { slot: 'server', written: 'as-is' },
   key: { slot: 'key', written: 'as-is' },
   isString: { slot: 'isString', written: 'as-is' },
+  valueType: { slot: 'valueType', written: 'as-is' },
 } as const satisfies Record<string, Slot>;
 
 /** `template` with each slot filled from `values`. */
@@ -113,11 +118,11 @@ export interface WrittenElements {
   /** The keys the form can write as an argument's name. */
   names: NameRule;
   /**
-   * The opening of an argument (slot `key`). `isString`: whether the value is text (the
-   * renderer asks the value, the grammar the schema), for the forms that say so in the tag
-   * (DSML's `string="true"`).
+   * The opening of an argument (slot `key`). `isString`: whether the value is text, and
+   * `valueType`: its JSON type (the renderer asks the value, the grammar the schema), for the
+   * forms that say so in the tag (DSML's `string="true"`, Kimi K3's `type="number"`).
    */
-  open: Template<'key' | 'isString'>;
+  open: Template<'key' | 'isString' | 'valueType'>;
   close: Template<'key'>;
   /** What follows each argument's close. */
   after: string;
@@ -130,9 +135,9 @@ export interface WrittenElements {
   forbid: readonly Template<'key' | 'name'>[];
 }
 
-/** The opening of argument `key`, its value text (`isString`) or not. */
-export const argumentOpen = (args: WrittenElements, key: string, isString: boolean): string =>
-  fill(args.open, { key, isString: String(isString) });
+/** The opening of argument `key`, its value of JSON type `valueType`. */
+export const argumentOpen = (args: WrittenElements, key: string, valueType: ValueType): string =>
+  fill(args.open, { key, isString: String(valueType === 'string'), valueType });
 
 /** How the reader takes the value of `key`. */
 export const modeOf = (args: WrittenElements, key: string) => valueTextOf(args.mode, key);
