@@ -15,12 +15,14 @@ const ARGUMENT = `${OPEN}argument`;
 const ARGUMENT_CLOSE = `${CLOSE}argument${SEP}`;
 
 const BLANKS = LOOKAHEAD.markerBlanks.value;
-/** An attribute `name="…"` after blanks, its value of at most `longest` characters (group 1 when `named`). */
-const attribute = (name: string, longest: number, named: boolean) =>
-  String.raw`\s{1,${BLANKS}}${name}="${named ? '(' : ''}[^"]{0,${longest}}${named ? ')' : ''}"`;
+/** An attribute `name="…"` after blanks, its value read by `value`. */
+const attribute = (name: string, value: string) => String.raw`\s{1,${BLANKS}}${name}="${value}"`;
+/** An attribute's value: at most `longest` characters, none a quote. */
+const quoted = (longest: number) => `[^"]{0,${longest}}`;
 /** The tag's end: blanks, then `<|sep|>`. */
 const TAG_END = String.raw`\s{0,${BLANKS}}<\|sep\|>`;
-const FLAG = LOOKAHEAD.markerFlag.value;
+/** An attribute read and not kept (the call's index, the value's type). */
+const FLAG = quoted(LOOKAHEAD.markerFlag.value);
 
 const FORM: MarkupForm = {
   format: 'kimi-k3',
@@ -33,7 +35,7 @@ const FORM: MarkupForm = {
       kind: 'named',
       prefix: CALL,
       pattern: new RegExp(
-        String.raw`<\|open\|>call${attribute('tool', LOOKAHEAD.callName.value, true)}(?:${attribute('index', FLAG, false)})?${TAG_END}`,
+        String.raw`<\|open\|>call${attribute('tool', `(${quoted(LOOKAHEAD.callName.value)})`)}(?:${attribute('index', FLAG)})?${TAG_END}`,
         'y',
       ),
     },
@@ -49,7 +51,7 @@ const FORM: MarkupForm = {
       kind: 'named',
       prefix: ARGUMENT,
       pattern: new RegExp(
-        String.raw`<\|open\|>argument${attribute('key', LOOKAHEAD.parameterName.value, true)}(?:${attribute('type', FLAG, false)})?${TAG_END}`,
+        String.raw`<\|open\|>argument${attribute('key', `(${quoted(LOOKAHEAD.parameterName.value)})`)}(?:${attribute('type', FLAG)})?${TAG_END}`,
         'y',
       ),
     },
