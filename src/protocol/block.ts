@@ -206,6 +206,13 @@ export type Confirmation =
 export interface BlockReader {
   open: string;
   /**
+   * The special tokens `open` is made of, in order, when it is more than one
+   * (`<|action_start|>`, `<|plugin|>`): a server that decodes with spaces between special
+   * tokens writes one blank between each two, and the block opens the same with any of them
+   * (src/protocol/spaced-openings.ts).
+   */
+  openTokens?: readonly string[];
+  /**
    * The opening is a special token of its model family (`<tool_call>`, `<function_calls>`):
    * prose does not write it by accident, so it opens a block anywhere in a line (outside
    * fences), not only at a line start.

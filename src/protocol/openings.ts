@@ -3,6 +3,7 @@ import { type BuiltReader, builtReader } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes, type PrefixNode } from './literal-prefixes.js';
 import type { Recoveries } from './recoveries.js';
+import { spacedOpenings } from './spaced-openings.js';
 import { commonPrefix, LiteralsSearch, partialSuffixStart } from './tag.js';
 
 /** An opening found in the middle of a line; `undecided` when what follows is still to come. */
@@ -85,7 +86,7 @@ export class OpeningTable {
     readonly thinkTags: readonly ThinkingTags[],
     readonly thinkingRecoveries: Recoveries<'unclosed-thinking'>,
   ) {
-    const readers = declared.map(builtReader);
+    const readers = declared.flatMap(spacedOpenings).map(builtReader);
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;

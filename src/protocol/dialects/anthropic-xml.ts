@@ -297,6 +297,7 @@ export const STEP3_WRITTEN: WrittenForm = {
   close: STEP3_CLOSE,
   separator: '',
   trigger: STEP3_OPEN,
+  tokens: [STEP3_OPEN, STEP3_CLOSE, STEP3_CALL, STEP3_CALL_END, STEP3_SEP],
 };
 
 /** Claude's thinking. */

@@ -36,6 +36,7 @@ export const APERTUS_WRITTEN: WrittenForm = {
   close: `]${APERTUS.close}`,
   separator: ', ',
   trigger: APERTUS.open,
+  tokens: [APERTUS.open, APERTUS.close],
 };
 
 /** Apertus' inner thoughts. */

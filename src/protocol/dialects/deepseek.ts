@@ -59,4 +59,5 @@ export const DEEPSEEK_WRITTEN: WrittenForm = {
   close: CALLS.close,
   separator: '',
   trigger: CALLS.open,
+  tokens: [...Object.values(CALLS), ...Object.values(CALL)],
 };

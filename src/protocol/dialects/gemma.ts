@@ -31,13 +31,15 @@ export const gemma4: BlockReader = {
 };
 
 /** Gemma 4's calls as its template writes them: one a block, strings between its quote token. */
+const GEMMA4_TOKENS = [QUOTE, GEMMA4.close, GEMMA4.open];
 export const GEMMA4_WRITTEN: WrittenForm = {
-  args: { kind: 'gemma', quote: QUOTE, tokens: [QUOTE, GEMMA4.close, GEMMA4.open] },
+  args: { kind: 'gemma', quote: QUOTE, tokens: GEMMA4_TOKENS },
   call: { before: [`${GEMMA4.open}call:`, SLOT.name], after: GEMMA4.close },
   open: '',
   close: '',
   separator: '',
   trigger: GEMMA4.open,
+  tokens: GEMMA4_TOKENS,
 };
 
 /** Gemma 4's thinking channel. */

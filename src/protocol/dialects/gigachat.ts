@@ -6,7 +6,8 @@ import { NAME_AND_ARGUMENTS, type WrittenForm } from './written.js';
 
 /** The head of GigaChat 3's `function call` turn, as its template writes it after the reply. */
 const MESSAGE_SEP = '<|message_sep|>';
-const ROLE = '\n\nfunction call<|role_sep|>\n';
+const ROLE_SEP = '<|role_sep|>';
+const ROLE = `\n\nfunction call${ROLE_SEP}\n`;
 const GIGACHAT_3_HEAD = `${MESSAGE_SEP}${ROLE}`;
 
 const GIGACHAT_3: BodyForm = {
@@ -56,4 +57,5 @@ export const GIGACHAT_WRITTEN: WrittenForm = {
   separator: '',
   maxCalls: 1,
   trigger: MESSAGE_SEP,
+  tokens: [MESSAGE_SEP, ROLE_SEP, GIGACHAT_3_1.open],
 };

@@ -84,4 +84,5 @@ export const GPT_OSS_WRITTEN: WrittenForm = {
   maxCalls: 1,
   trigger: CALL_HEAD,
   lead: { rendered: `${START.open}assistant` },
+  tokens: [MESSAGE_START, CHANNEL.open, '<|constrain|>', MESSAGE.headerEnd, ...MESSAGE.ends],
 };

@@ -229,7 +229,10 @@ export const HERMES_WRITTEN: WrittenForm = {
 export const NEMOTRON_WRITTEN = jsonCallList(NEMOTRON.open, NEMOTRON.close, '');
 export const JAMBA_WRITTEN = jsonCallList(JAMBA.open, JAMBA.close, '');
 /** A string escapes `<`, as in the forms whose markers are special tokens. */
-export const GRANITE_WRITTEN = jsonCallList(GRANITE.open, GRANITE.close, '<');
+export const GRANITE_WRITTEN: WrittenForm = {
+  ...jsonCallList(GRANITE.open, GRANITE.close, '<'),
+  tokens: [GRANITE.open],
+};
 
 /** Command R7B's list as its template writes it: each call on a line of its own, indented. */
 export const COMMAND_R7B_WRITTEN: WrittenForm = {
@@ -242,6 +245,7 @@ export const COMMAND_R7B_WRITTEN: WrittenForm = {
   close: `\n]${COMMAND_R7B.close}`,
   separator: ',\n    ',
   trigger: COMMAND_R7B.open,
+  tokens: [COMMAND_R7B.open, COMMAND_R7B.close],
 };
 
 /** Command R7B's thinking. */

@@ -77,4 +77,5 @@ export const KIMI_K2_WRITTEN: WrittenForm = {
   close: SECTION.close,
   separator: '',
   trigger: SECTION.open,
+  tokens: [...Object.values(SECTION), ...Object.values(CALL)],
 };

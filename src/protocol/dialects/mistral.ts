@@ -55,6 +55,7 @@ export const MISTRAL_WRITTEN: WrittenForm = {
   close: '',
   separator: '',
   trigger: OPEN,
+  tokens: [OPEN, ARGS],
 };
 
 /** Magistral's thinking. */

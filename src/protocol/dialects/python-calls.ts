@@ -118,6 +118,7 @@ export const LFM2_WRITTEN: WrittenForm = {
   close: `]${LFM2.close}`,
   separator: ', ',
   trigger: LFM2.open,
+  tokens: [TOOL_CALL_START, TOOL_CALL_END],
 };
 
 /** MiniCPM3's calls as its template writes them: one a line in the fence, no blank after a comma. */

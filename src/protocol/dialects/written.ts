@@ -187,6 +187,12 @@ export interface WrittenForm {
    * lazy grammar to engage on).
    */
   lead?: { rendered?: string; generated?: string };
+  /**
+   * The special tokens the family's calls are written with (each one token of its tokenizer).
+   * A server that decodes with spaces between special tokens writes one blank between two that
+   * stand together; the family's reader reads that the same (its openings' `openTokens`).
+   */
+  tokens?: readonly string[];
 }
 
 /** What `form` writes around one call of `name` (of `server`). */
