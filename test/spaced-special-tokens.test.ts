@@ -4,6 +4,9 @@
 // special tokens are each family's own declaration (`WrittenForm.tokens`), not a list here.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { FirstCharacterChoice } from '../src/protocol/block.js';
+import { blockReaders } from '../src/protocol/dialects/index.js';
+import { spacedOpenings } from '../src/protocol/spaced-openings.js';
 import {
   DIALECTS,
   type Dialect,
@@ -119,6 +122,37 @@ describe('a blank between special tokens', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("an opening's tokens are checked against it: they make the opening, and a body form reads it", () => {
+    const [internlm] = blockReaders('internlm', []);
+    expect(spacedOpenings(internlm).map((reader) => reader.open)).toEqual([
+      '<|action_start|><|plugin|>',
+      '<|action_start|> <|plugin|>',
+    ]);
+    expect(() =>
+      spacedOpenings({ ...internlm, openTokens: ['<|action_start|>', '<|x|>'] }),
+    ).toThrow(/do not make/);
+    // A choice among body forms by the body's first character: each form's opening alike.
+    const choosing = blockReaders('auto', []).find(
+      (reader) =>
+        'byFirstCharacter' in reader.reads &&
+        reader.reads.byFirstCharacter.every((choice) => 'body' in choice),
+    );
+    if (choosing === undefined) throw new Error('auto has a reader that chooses among bodies');
+    const halves = [choosing.open.slice(0, 3), choosing.open.slice(3)];
+    const spacedChoice = spacedOpenings({ ...choosing, openTokens: halves })[1];
+    expect(spacedChoice.open).toBe(halves.join(' '));
+    expect(spacedChoice.reads).toEqual({
+      byFirstCharacter: (
+        choosing.reads as { byFirstCharacter: readonly FirstCharacterChoice[] }
+      ).byFirstCharacter.map((choice) =>
+        'body' in choice ? { ...choice, body: { ...choice.body, open: halves.join(' ') } } : choice,
+      ),
+    });
+    const [anthropic] = blockReaders('anthropic-xml', []);
+    const tokens = [anthropic.open.slice(0, 2), anthropic.open.slice(2)];
+    expect(() => spacedOpenings({ ...anthropic, openTokens: tokens })).toThrow(/only a body form/);
   });
 
   it('every family that declares its special tokens declares some it writes', () => {

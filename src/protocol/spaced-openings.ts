@@ -54,11 +54,11 @@ function reopened(declared: BlockReader, open: string): ReadForm {
 
 /**
  * A body form that begins with the reader's opening, its opening written as `open` (the body
- * engine reads the body from past it). A markup form reads its own tags: none declares
- * `openTokens`, and one that did would be a mistake of the code.
+ * engine reads the body from past it). Any other form reads an opening of its own, which the
+ * blank would not reach: a declaration with `openTokens` on one is a mistake of the code.
  */
 function formOpening(form: StreamForm, declaredOpen: string, open: string): StreamForm {
-  if (!('body' in form))
-    throw new Error(`openTokens of ${declaredOpen}: a markup form reads its own opening`);
-  return form.body.open === declaredOpen ? { body: { ...form.body, open } } : form;
+  if (!('body' in form) || form.body.open !== declaredOpen)
+    throw new Error(`openTokens of ${declaredOpen}: only a body form that begins with it reads it`);
+  return { body: { ...form.body, open } };
 }
