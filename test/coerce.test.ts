@@ -236,3 +236,39 @@ describe('JSON written escaped', () => {
     expect(coerceArguments({ todos: '["a \\"b\\""]' }, schema)).toEqual({ todos: ['a "b"'] });
   });
 });
+
+describe('arguments wrapped in one `arguments` or `input` key (vLLM unwraps them in its DSML reader)', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: { location: { type: 'string' }, days: { type: 'integer' } },
+  };
+  it('a lone wrapper the schema lacks, holding the schema keys as JSON text, is the arguments', () => {
+    expect(coerceArguments({ arguments: '{"location":"Beijing","days":"3"}' }, schema)).toEqual({
+      location: 'Beijing',
+      days: 3,
+    });
+    expect(coerceArguments({ input: { location: 'Paris' } }, schema)).toEqual({
+      location: 'Paris',
+    });
+  });
+  it('is left as written where it could mean anything else', () => {
+    // A key the schema does not have inside: not the tool's arguments.
+    expect(coerceArguments({ arguments: '{"city":"Paris"}' }, schema)).toEqual({
+      arguments: '{"city":"Paris"}',
+    });
+    // Another argument beside it, or a wrapper the tool really takes.
+    expect(coerceArguments({ input: '{"location":"x"}', days: '2' }, schema)).toEqual({
+      input: '{"location":"x"}',
+      days: 2,
+    });
+    const takesInput: JsonSchema = { type: 'object', properties: { input: { type: 'string' } } };
+    expect(coerceArguments({ input: '{"input":"x"}' }, takesInput)).toEqual({
+      input: '{"input":"x"}',
+    });
+    // No properties to compare with, or text that is no object.
+    expect(coerceArguments({ arguments: '{"a":1}' }, { type: 'object' })).toEqual({
+      arguments: '{"a":1}',
+    });
+    expect(coerceArguments({ arguments: 'Beijing' }, schema)).toEqual({ arguments: 'Beijing' });
+  });
+});

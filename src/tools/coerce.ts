@@ -179,9 +179,33 @@ function wantsKey(items: JsonSchema | undefined, key: string): boolean {
   return items?.properties !== undefined && Object.hasOwn(items.properties, key);
 }
 
+/** The keys models wrap a tool's whole arguments in (`{"arguments": {…}}`). */
+const ARGUMENT_WRAPPERS: readonly string[] = ['arguments', 'input'];
+
 /**
- * `coerceValue` over a call's arguments. It recurses as deep as the schema goes: a schema
- * nesting deeper than `SCHEMA_LIMITS.maxDepth` throws `NestingLimitError`.
+ * The arguments inside a lone `arguments` or `input` key the schema does not have, when they
+ * are an object (or JSON text of one) whose keys are all the schema's: a model that wrapped
+ * the call's arguments (`<｜DSML｜parameter name="arguments">{"location": …}</｜DSML｜parameter>`),
+ * read as vLLM's DSML reader reads it. Anything else is left as written, for validation.
+ */
+function unwrapped(args: ToolArguments, schema: JsonSchema): ToolArguments {
+  const properties = schema.properties;
+  const keys = Object.keys(args);
+  if (properties === undefined || Object.keys(properties).length === 0 || keys.length !== 1)
+    return args;
+  const [key] = keys;
+  if (!ARGUMENT_WRAPPERS.includes(key) || Object.hasOwn(properties, key)) return args;
+  const value = args[key];
+  const inner = typeof value === 'string' ? parseJson(value.trim()) : value;
+  return isObject(inner) && Object.keys(inner).every((k) => Object.hasOwn(properties, k))
+    ? (inner as ToolArguments)
+    : args;
+}
+
+/**
+ * `coerceValue` over a call's arguments (unwrapped first, see `unwrapped`). It recurses as
+ * deep as the schema goes: a schema nesting deeper than `SCHEMA_LIMITS.maxDepth` throws
+ * `NestingLimitError`.
  */
 export function coerceArguments(
   args: ToolArguments,
@@ -189,6 +213,7 @@ export function coerceArguments(
   written: WrittenAs = 'text',
 ): ToolArguments {
   checkNesting(schema, SCHEMA_LIMITS.maxDepth, 'the schema');
-  const value = coerceValue(args, { ...schema, type: 'object' }, written);
-  return (isObject(value) ? value : args) as ToolArguments;
+  const given = unwrapped(args, schema);
+  const value = coerceValue(given, { ...schema, type: 'object' }, written);
+  return (isObject(value) ? value : given) as ToolArguments;
 }
