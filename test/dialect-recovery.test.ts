@@ -1234,6 +1234,105 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
   });
 });
 
+describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DSML (#43)", () => {
+  const callsOf = (r: ReturnType<typeof parse>) =>
+    r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
+  const D = '｜DSML｜';
+  const S = '｜DSML｜ ';
+  const G = '｜GCML｜';
+
+  it('a self-closing invoke is a call without arguments, alone or beside others (SGLang test_self_closing_*)', () => {
+    const text = `<${D}tool_calls>\n<${D}invoke name="get_weather">\n<${D}parameter name="location" string="true">NYC</${D}parameter>\n</${D}invoke>\n<${D}invoke name="get_time" />\n</${D}tool_calls>`;
+    for (const dialect of ['deepseek-dsml', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['deepseek-dsml', 'get_weather', { location: 'NYC' }],
+        ['deepseek-dsml', 'get_time', {}],
+      ]);
+      expect(result.text).toBe('');
+    }
+    for (const [dialect, text, format] of [
+      ['deepseek-v41', `<${S}calls>\n<${S}invoke name="status"/>\n</${S}calls>`, 'deepseek-v41'],
+      ['gigachat35', `<${G}tool_calls><${G}invoke name="now"/></${G}tool_calls>`, 'gigachat35'],
+    ] as const) {
+      const result = read(text, { dialect });
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([[format, text.includes('now') ? 'now' : 'status', {}]]);
+    }
+  });
+
+  it('an invoke with no wrapper around it is a call with missing-wrapper, anywhere in a line', () => {
+    const call = `<${D}invoke name="set_flag">\n<${D}parameter name="enabled" string="false">true</${D}parameter>\n</${D}invoke>`;
+    for (const dialect of ['deepseek-dsml', 'auto'] as const) {
+      const result = read(`Setting it. ${call}\n<${D}invoke name="ping"/>\nDone.`, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['deepseek-dsml', 'set_flag', { enabled: 'true' }],
+        ['deepseek-dsml', 'ping', {}],
+      ]);
+      expect(result.warnings.map((w) => [w.code, w.message])).toEqual([
+        ['missing-wrapper', `write the call inside <${D}tool_calls> … </${D}tool_calls>`],
+        ['missing-wrapper', `write the call inside <${D}tool_calls> … </${D}tool_calls>`],
+      ]);
+      expect(result.text).toBe('Setting it. \n\nDone.');
+    }
+    const spaced = read(
+      `<${S}invoke name="f">\n<${S}parameter name="a" string="true">x</${S}parameter>\n</${S}invoke>`,
+      {
+        dialect: 'deepseek-v41',
+      },
+    );
+    expect(callsOf(spaced)).toEqual([['deepseek-v41', 'f', { a: 'x' }]]);
+    expect(spaced.warnings.map((w) => w.message)).toEqual([
+      `write the call inside <${S}calls> … </${S}calls>`,
+    ]);
+    const gcml = read(`<${G}invoke name="f"></${G}invoke>`, { dialect: 'gigachat35' });
+    expect(callsOf(gcml)).toEqual([['gigachat35', 'f', {}]]);
+    expect(gcml.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
+  });
+
+  it('prose naming the invoke tag, without name=, stays text', () => {
+    for (const dialect of ['deepseek-dsml', 'deepseek-v41', 'auto'] as const)
+      for (const text of [
+        `Write <${D}invoke> then its parameters.`,
+        `<${S}invoke> opens a V4.1 call`,
+        `<${D}invoke`,
+      ]) {
+        const result = read(text, { dialect });
+        expect(result.calls, text).toEqual([]);
+        expect(result.errors, text).toEqual([]);
+        expect(result.text, text).toBe(text);
+      }
+  });
+
+  it("V4.1's spaced tags: its own closing tags, < & and unicode in values, in deepseek-v41 and auto", () => {
+    const code = `if (a < b && c) { s = "</${S}parameter>\n</${S}invoke>"; t = "</${S}calls>"; }`;
+    const text = `Let me check.\n\n<${S}calls>\n<${S}invoke name="write_file">\n<${S}parameter name="path" string="true">ünï 🎉.ts</${S}parameter>\n<${S}parameter name="content" string="true">${code}</${S}parameter>\n<${S}parameter name="note" string="true"></${S}parameter>\n</${S}invoke>\n<${S}invoke name="run">\n<${S}parameter name="timeout" string="false">30</${S}parameter>\n</${S}invoke>\n</${S}calls>`;
+    for (const dialect of ['deepseek-v41', 'auto'] as const) {
+      const result = read(text, { dialect });
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([]);
+      expect(callsOf(result)).toEqual([
+        ['deepseek-v41', 'write_file', { path: 'ünï 🎉.ts', content: code, note: '' }],
+        ['deepseek-v41', 'run', { timeout: '30' }],
+      ]);
+      expect(result.text).toBe('Let me check.\n\n');
+    }
+    // V4's unspaced tags are another spelling: deepseek-dsml's, not deepseek-v41's.
+    const v4 = `<${D}tool_calls>\n<${D}invoke name="f">\n</${D}invoke>\n</${D}tool_calls>`;
+    expect(read(v4, { dialect: 'deepseek-v41' }).calls).toEqual([]);
+    expect(
+      callsOf(
+        read(`<${S}calls>\n<${S}invoke name="f">\n</${S}invoke>\n</${S}calls>`, {
+          dialect: 'deepseek-dsml',
+        }),
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
   const gigachat = { dialect: 'gigachat' } as const;
   const callsOf = (r: ReturnType<typeof parse>) =>

@@ -35,6 +35,7 @@ export const DIALECT_VALUES = {
   gigachat: 'json',
   gigachat35: 'text',
   longcat: 'json',
+  'deepseek-v41': 'text',
   cline: 'text',
 } as const;
 

@@ -2,7 +2,7 @@ import type { BlockReader, ThinkingTags } from '../block.js';
 import type { CallFormat } from '../events.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import type { MarkupForm } from '../markup/form.js';
-import { literalRecoveries, recoveryRow } from './recoveries.js';
+import { literalRecoveries, missingWrapper, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenElements, type WrittenForm } from './written.js';
 
 /** Blanks between the parts of an opening tag, at most. */
@@ -20,7 +20,8 @@ const PARAMETER_NAME = nameAttribute(LOOKAHEAD.parameterName.value);
 /**
  * `<invoke name="…">` calls with `<parameter name="…">` values, inside `open` … `close`; with
  * `prefix`, each tag's name begins with it (DeepSeek's `<｜DSML｜invoke`), and `attributes`
- * is what a parameter's opening may hold after its name (DSML's `string="true"`).
+ * is what a parameter's opening may hold after its name (DSML's `string="true"`); with
+ * `selfCloses`, `<invoke name="f"/>` is a call without arguments (group 3 holds its `/`).
  */
 function invokeForm(
   format: CallFormat,
@@ -28,9 +29,11 @@ function invokeForm(
   close: string,
   prefix = '',
   attributes = '',
+  selfCloses = false,
 ): MarkupForm {
   const invoke = `<${prefix}invoke`;
   const parameter = `<${prefix}parameter`;
+  const end = selfCloses ? '(/)?>' : '>';
   return {
     format,
     tags: 'literal',
@@ -40,7 +43,8 @@ function invokeForm(
       opening: {
         kind: 'named',
         prefix: invoke,
-        pattern: new RegExp(`${invoke}${CALL_NAME}\\s{0,${BLANKS}}>`, 'y'),
+        pattern: new RegExp(`${invoke}${CALL_NAME}\\s{0,${BLANKS}}${end}`, 'y'),
+        ...(selfCloses ? { selfClosing: { group: 3, test: /\// } } : {}),
       },
       close: `</${prefix}invoke>`,
       closeInValue: 'next-call',
@@ -108,10 +112,47 @@ const DSML_STRING_ATTRIBUTE = String.raw`(?:\s{1,${BLANKS}}string\s{0,${BLANKS}}
 
 /**
  * DSML's shape under `marker`: `<{marker}{block}>` around `<{marker}invoke name="…">` calls,
- * each parameter `<{marker}parameter name="…" string="…">` (the attribute optional).
+ * each parameter `<{marker}parameter name="…" string="…">` (the attribute optional); a call
+ * without arguments may close itself (`<{marker}invoke name="f"/>`, as SGLang reads V4's).
+ * Its recoveries name the block as the wrapper a bare call (`bareInvokeForm`) left out.
  */
-export const markedInvokeForm = (format: CallFormat, marker: string, block: string) =>
-  invokeForm(format, `<${marker}${block}>`, `</${marker}${block}>`, marker, DSML_STRING_ATTRIBUTE);
+export function markedInvokeForm(format: CallFormat, marker: string, block: string): MarkupForm {
+  const open = `<${marker}${block}>`;
+  const close = `</${marker}${block}>`;
+  const form = invokeForm(format, open, close, marker, DSML_STRING_ATTRIBUTE, true);
+  return {
+    ...form,
+    recoveries: {
+      ...form.recoveries,
+      'missing-wrapper': missingWrapper(`write the call inside ${open} … ${close}`),
+    },
+  };
+}
+
+/**
+ * A marked form's call with no block around it (`<｜DSML｜invoke name="f">…</｜DSML｜invoke>`
+ * alone, as SGLang's streaming reader takes it): one call a block, read with its
+ * `missing-wrapper` row.
+ */
+export const bareInvokeForm = (form: MarkupForm): MarkupForm => ({
+  ...form,
+  wrapper: null,
+  missingWrapper: form.recoveries['missing-wrapper'],
+});
+
+/** What confirms a bare invoke: its `name=`, so prose naming the tag (`<｜DSML｜invoke>`) stays text. */
+const NAMES_THE_CALL = new RegExp(String.raw`\s{1,${BLANKS}}name\s{0,${BLANKS}}=`, 'y');
+
+/**
+ * The reader of `form`'s bare calls: its invoke is special text of the family's vocabulary,
+ * so it opens anywhere in a line, as the block does, where its `name=` follows.
+ */
+export const bareInvokeReader = (form: MarkupForm): BlockReader => ({
+  open: form.call.start,
+  lineStart: NAMES_THE_CALL,
+  midLine: NAMES_THE_CALL,
+  reads: { markup: bareInvokeForm(form) },
+});
 
 const dsmlForm = (block: string) => markedInvokeForm('deepseek-dsml', DSML, block);
 /** The wrapper DeepSeek V3.2's template writes (V4's is `tool_calls`). */
@@ -119,8 +160,11 @@ const DSML_V32_BLOCK = 'function_calls';
 
 const DSML_V32 = dsmlForm(DSML_V32_BLOCK);
 const DSML_V4 = dsmlForm('tool_calls');
-/** Both wrappers' calls are the same: so are their recoveries. */
-export const DSML_RECOVERIES = DSML_V32.recoveries;
+/**
+ * Both wrappers' calls are the same: so are their recoveries; a bare call is told to write
+ * V4's wrapper, the newer template's.
+ */
+export const DSML_RECOVERIES = DSML_V4.recoveries;
 
 /**
  * DeepSeek V3.2's DSML: Anthropic's form with each tag named after `｜DSML｜` (special text of
@@ -142,6 +186,12 @@ export const deepseekDsmlV4: BlockReader = {
   anywhere: true,
   reads: { markup: DSML_V4 },
 };
+
+/**
+ * A DSML call with no wrapper around it (`<｜DSML｜invoke name="f">…</｜DSML｜invoke>` alone),
+ * as SGLang's streaming reader reads it: a call, with `missing-wrapper`.
+ */
+export const deepseekDsmlBare = bareInvokeReader(DSML_V4);
 
 /** Step-3's tokens (ASCII `_`, full-width `｜`: not DeepSeek's `▁`). */
 const STEP3_CALL = '<｜tool_call_begin｜>';

@@ -1,5 +1,5 @@
 import type { BlockReader } from '../block.js';
-import { invokeWritten, markedInvokeForm } from './anthropic-xml.js';
+import { bareInvokeReader, invokeWritten, markedInvokeForm } from './anthropic-xml.js';
 
 /** The marker GigaChat 3.5's GCML tags begin with (U+FF5C, the full-width bar, on both sides). */
 const GCML = '｜GCML｜';
@@ -21,6 +21,9 @@ export const gigachat35: BlockReader = {
   anywhere: true,
   reads: { markup: FORM },
 };
+
+/** A GCML call with no `<｜GCML｜tool_calls>` around it, as DSML's: a call, with `missing-wrapper`. */
+export const gigachat35Bare = bareInvokeReader(FORM);
 
 /** No public template was found: written as DSML's template writes its calls, one tag a line. */
 export const GIGACHAT35_WRITTEN = invokeWritten(`<${GCML}${BLOCK}>`, `</${GCML}${BLOCK}>`, GCML);

@@ -11,6 +11,7 @@ import {
   DSML_RECOVERIES,
   DSML_WRITTEN,
   deepseekDsml,
+  deepseekDsmlBare,
   deepseekDsmlV4,
   MINIMAX_RECOVERIES,
   MINIMAX_WRITTEN,
@@ -23,6 +24,12 @@ import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
 import { CLINE_RECOVERIES, CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
 import { DEEPSEEK_WRITTEN, deepseek, deepseekShortened } from './deepseek.js';
 import {
+  DEEPSEEK_V41_RECOVERIES,
+  DEEPSEEK_V41_WRITTEN,
+  deepseekV41,
+  deepseekV41Bare,
+} from './deepseek-v41.js';
+import {
   FUNCTIONARY_WRITTEN,
   functionaryFirstCall,
   functionaryRecipient,
@@ -31,7 +38,12 @@ import {
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
-import { GIGACHAT35_RECOVERIES, GIGACHAT35_WRITTEN, gigachat35 } from './gigachat35.js';
+import {
+  GIGACHAT35_RECOVERIES,
+  GIGACHAT35_WRITTEN,
+  gigachat35,
+  gigachat35Bare,
+} from './gigachat35.js';
 import { GLM_FORM, GLM_RECOVERIES, GLM_WRITTEN, glm } from './glm.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
@@ -150,7 +162,7 @@ const DECLARED: Readonly<
   'deepseek-dsml': {
     written: DSML_WRITTEN,
     recoveries: DSML_RECOVERIES,
-    readers: [deepseekDsml, deepseekDsmlV4],
+    readers: [deepseekDsml, deepseekDsmlV4, deepseekDsmlBare],
   },
   step3: { written: STEP3_WRITTEN, recoveries: STEP3_RECOVERIES, readers: [step3] },
   'kimi-k2': {
@@ -205,9 +217,14 @@ const DECLARED: Readonly<
   gigachat35: {
     written: GIGACHAT35_WRITTEN,
     recoveries: GIGACHAT35_RECOVERIES,
-    readers: [gigachat35],
+    readers: [gigachat35, gigachat35Bare],
   },
   longcat: { written: LONGCAT_WRITTEN, recoveries: BODY_RECOVERIES, readers: [longcat] },
+  'deepseek-v41': {
+    written: DEEPSEEK_V41_WRITTEN,
+    recoveries: DEEPSEEK_V41_RECOVERIES,
+    readers: [deepseekV41, deepseekV41Bare],
+  },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
 };
 
@@ -336,6 +353,9 @@ export function blockReaders(
     deepseekShortened,
     deepseekDsml,
     deepseekDsmlV4,
+    deepseekDsmlBare,
+    deepseekV41,
+    deepseekV41Bare,
     step3,
     kimiK2,
     kimiK2Bare,
@@ -356,6 +376,7 @@ export function blockReaders(
     gigachat3,
     gigachat31,
     gigachat35,
+    gigachat35Bare,
     longcatAuto,
     toolCallAuto,
     qwen3CoderBare,

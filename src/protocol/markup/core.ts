@@ -324,10 +324,11 @@ export class MarkupCore implements BlockStream {
   openCall(opening: OpeningTag, lt: number): void {
     this.endClosed();
     const name = opening.name.trim();
-    // A name written as a self-closing tag's (`<name/>`): a call without arguments and
-    // without a closing tag.
-    const selfClosing = name.endsWith('/');
-    const toolName = selfClosing ? name.slice(0, -1).trim() : name;
+    // A name written as a self-closing tag's (`<name/>`), or an opening its form reads as
+    // closing itself: a call without arguments and without a closing tag.
+    const slashInName = name.endsWith('/');
+    const selfClosing = opening.selfClosing === true || slashInName;
+    const toolName = slashInName ? name.slice(0, -1).trim() : name;
     this.#clearCall();
     this.calls++;
     const fields = this.form.fields !== undefined;

@@ -22,6 +22,8 @@ export interface OpeningTag {
    * tags): the call's values are unescaped as they are read.
    */
   escaped?: boolean;
+  /** The opening closes itself (`<invoke name="f"/>`): a call without arguments or close. */
+  selfClosing?: boolean;
 }
 
 /**
@@ -41,7 +43,9 @@ export interface GroupTest {
  * - `named`: `prefix`, then what the sticky `pattern` matches, the name in its group 1 or 2.
  *   `stray`: rows, the first whose test holds (or without one) says what of the match does
  *   not belong in it (its recovery, or null: nothing); `escaped`: the reply was logged with
- *   its text escaped as in a JSON string (its values are unescaped as they are read).
+ *   its text escaped as in a JSON string (its values are unescaped as they are read);
+ *   `selfClosing`: the opening closes itself where its test holds (`<invoke name="f"/>`, a
+ *   call's opening: a call without arguments and without a closing tag).
  */
 export type Opening =
   | { kind: 'literal'; text: string; name?: string }
@@ -52,6 +56,7 @@ export type Opening =
       pattern: RegExp;
       stray?: readonly { when?: GroupTest; recovery: Recovery | null }[];
       escaped?: GroupTest;
+      selfClosing?: GroupTest;
     };
 
 /** How a parameter's written name becomes its argument's key: as written, or trimmed. */
@@ -264,7 +269,7 @@ function readerOf(opening: Opening): OpeningReader {
       return starts ? { name, length: text.length } : null;
     };
   }
-  const { prefix, pattern, stray, escaped } = opening;
+  const { prefix, pattern, stray, escaped, selfClosing } = opening;
   const begun = prefixTestOf(pattern);
   return (s, at, final) => {
     const starts = startsWithAt(s, at, prefix);
@@ -280,6 +285,7 @@ function readerOf(opening: Opening): OpeningReader {
     const row = stray?.find((r) => r.when === undefined || holds(r.when, match));
     if (row !== undefined && row.recovery !== null) tag.stray = row.recovery;
     if (escaped !== undefined && holds(escaped, match)) tag.escaped = true;
+    if (selfClosing !== undefined && holds(selfClosing, match)) tag.selfClosing = true;
     return tag;
   };
 }
