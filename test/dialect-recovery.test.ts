@@ -1288,6 +1288,11 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
     expect(spaced.warnings.map((w) => w.message)).toEqual([
       `write the call inside <${S}calls> … </${S}calls>`,
     ]);
+    // The block's close a model still writes after it is the call's text (vLLM's V4 reader).
+    const orphan = read(`Checking.\n${call}</${D}tool_calls>`, { dialect: 'deepseek-dsml' });
+    expect(callsOf(orphan)).toEqual([['deepseek-dsml', 'set_flag', { enabled: 'true' }]]);
+    expect(orphan.text).toBe('Checking.\n');
+    expect(orphan.calls[0].raw).toBe(`${call}</${D}tool_calls>`);
     const gcml = read(`<${G}invoke name="f"></${G}invoke>`, { dialect: 'gigachat35' });
     expect(callsOf(gcml)).toEqual([['gigachat35', 'f', {}]]);
     expect(gcml.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);

@@ -131,13 +131,15 @@ export function markedInvokeForm(format: CallFormat, marker: string, block: stri
 
 /**
  * A marked form's call with no block around it (`<｜DSML｜invoke name="f">…</｜DSML｜invoke>`
- * alone, as SGLang's streaming reader takes it): one call a block, read with its
- * `missing-wrapper` row.
+ * alone, as SGLang's streaming reader and vLLM's V4 reader take it): one call a block, read
+ * with its `missing-wrapper` row; the block's close a model still writes after it (vLLM's
+ * test_missing_start_wrapper_recovers_declared_tool) is the call's text.
  */
 export const bareInvokeForm = (form: MarkupForm): MarkupForm => ({
   ...form,
   wrapper: null,
   missingWrapper: form.recoveries['missing-wrapper'],
+  orphanClose: form.wrapper?.close,
 });
 
 /** What confirms a bare invoke: its `name=`, so prose naming the tag (`<｜DSML｜invoke>`) stays text. */
