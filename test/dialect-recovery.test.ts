@@ -681,13 +681,23 @@ describe('Apertus (the tool name as the key)', () => {
     expect(events.at(-1)).toBe('end');
   });
 
-  it('a list complete but for <|tools_suffix|> is a call, with a warning; a list cut short is not', () => {
-    const unclosed = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]', apertus);
-    expect(unclosed.calls.map((c) => c.toolName)).toEqual(['get_weather']);
-    expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
-    const cut = read('<|tools_prefix|>[{"get_weather": {"city": "Paris"}}', apertus);
-    expect(cut.calls).toEqual([]);
-    expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  it('a list complete but for <|tools_suffix|> (or its `]` too) is a call, with a warning; a list cut short is not', () => {
+    for (const complete of [
+      '[{"get_weather": {"city": "Paris"}}]',
+      '[{"get_weather": {"city": "Paris"}}',
+    ]) {
+      const unclosed = read(`<|tools_prefix|>${complete}`, apertus);
+      expect(unclosed.calls.map((c) => c.toolName)).toEqual(['get_weather']);
+      expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+    }
+    for (const cutShort of [
+      '[{"get_weather": {"city": "Paris"}},',
+      '[{"get_weather": {"city": "Paris"}',
+    ]) {
+      const cut = read(`<|tools_prefix|>${cutShort}`, apertus);
+      expect(cut.calls).toEqual([]);
+      expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+    }
   });
 
   it('a call object with no key, two keys, or arguments that are no object is no call', () => {

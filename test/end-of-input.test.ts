@@ -130,6 +130,13 @@ const CASES: Record<Exclude<EndOfInputId, 'block-open'>, EndCase> = {
     offset: 42,
     held: false,
   },
+  'body-list-open': {
+    input: '<tool_call>[{"name": "a", "arguments": {}}',
+    options: { dialect: 'granite' },
+    markers: [']'],
+    offset: 42,
+    held: false,
+  },
   'sections-empty': {
     input: '<|tool_calls_section_begin|>\nhm',
     options: { dialect: 'kimi-k2' },

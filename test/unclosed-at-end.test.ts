@@ -105,3 +105,81 @@ describe('a call complete at the end of the input is a call, told (unclosed-call
     expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 1 }]]);
   });
 });
+
+// #43: Granite 3.1 served by llama-box ended its reply after the list's last call, its `]` not
+// written (gpustack/llama-box#17). A list complete but for its `]` (and its block's close) is
+// a call, told, in every family that writes its calls as a list; a comma after the last call
+// promised another, so the reply was cut there: no call.
+describe('a list of calls missing only its ] at the end is a call, told (unclosed-call-at-end)', () => {
+  const LISTS: readonly [Dialect, string, string][] = [
+    ['granite', '<tool_call>[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}', ']'],
+    [
+      'granite',
+      '<|tool_call|>[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      ']',
+    ],
+    ['mistral', '[TOOL_CALLS][{"name": "get_weather", "arguments": {"location": "ShenZhen"}}', ']'],
+    [
+      'jamba',
+      '<tool_calls>[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      ']</tool_calls>',
+    ],
+    [
+      'nemotron',
+      '<TOOLCALL>[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      ']</TOOLCALL>',
+    ],
+    ['xlam', '[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}', ']'],
+    ['functools', 'functools[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}', ']'],
+    ['apertus', '<|tools_prefix|>[{"get_weather": {"location": "ShenZhen"}}', ']<|tools_suffix|>'],
+    [
+      'hermes',
+      '<tool_call>[{"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      ']</tool_call>',
+    ],
+    [
+      'command-r7b',
+      '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"location": "ShenZhen"}}',
+      ']<|END_ACTION|>',
+    ],
+    ['llama4', '[get_weather(location="ShenZhen")', ']'],
+    ['lfm2', '<|tool_call_start|>[get_weather(location="ShenZhen")', ']<|tool_call_end|>'],
+  ];
+  for (const [dialect, text, close] of LISTS)
+    it(`${dialect}: ${text.slice(0, 16)}… read, the warning naming ${close}`, () => {
+      for (const ending of ['', '\n']) {
+        const result = parse(text + ending, { dialect });
+        expect(result.errors).toEqual([]);
+        expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
+          ['get_weather', { location: 'ShenZhen' }],
+        ]);
+        expect(result.warnings.map((w) => [w.code, w.message])).toEqual([
+          [
+            'unclosed-call-at-end',
+            `the call was complete but not closed with ${close}; it ends with the input`,
+          ],
+        ]);
+      }
+    });
+
+  it('two calls, the list left open after the second: both read, told once', () => {
+    const result = parse(
+      '<|tool_call|>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}',
+      { dialect: 'granite' },
+    );
+    expect(result.calls.map((c) => c.toolName)).toEqual(['a', 'b']);
+    expect(result.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
+  });
+
+  it('a comma after the last call: the reply was cut, no call of it', () => {
+    const result = parse('<|tool_call|>[{"name": "a", "arguments": {}},', { dialect: 'granite' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
+  });
+
+  it('a list of data in a list (no call object) stays no call', () => {
+    const result = parse('<|tool_call|>[[1, 2]', { dialect: 'granite' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+  });
+});

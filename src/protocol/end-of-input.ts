@@ -204,6 +204,14 @@ export const END_OF_INPUT = {
     code: 'unclosed-call-at-end',
     recovery: 'unclosed-call-at-end',
   },
+  'body-list-open': {
+    id: 'body-list-open',
+    where:
+      "in a body's list of calls, after a complete call and no comma, only the list's `]` (and the block's close) missing",
+    outcome: 'call',
+    code: 'unclosed-call-at-end',
+    recovery: 'unclosed-call-at-end',
+  },
   'sections-empty': {
     id: 'sections-empty',
     where: 'in a block of sections (DeepSeek, Kimi K2), before any call',

@@ -71,6 +71,20 @@ export class ModelJsonReader extends ModelStringReader {
     return this.stack.length === 0 && this.mode === Mode.Value && this.#result !== undefined;
   }
 
+  /**
+   * A top-level list complete but for its `]`: a value read, no comma after it, nothing inside
+   * left open (where row 'body-list-open' of the end of the input reads calls).
+   */
+  get listOpenAfterValue(): boolean {
+    const top = this.stack[0];
+    return this.stack.length === 1 && top.kind === Container.Array && this.mode === Mode.After;
+  }
+
+  /** Closes that list where the input ended: no repair, the end of the input tells it. */
+  closeOpenList(at: number): void {
+    this.#closeContainer(at);
+  }
+
   get result(): JsonValue | undefined {
     return this.#result;
   }

@@ -37,6 +37,7 @@ import { StringEnds } from './string-ends.js';
 const HEADER_CUT = END_OF_INPUT['body-header-cut'];
 const VALUE_CUT = END_OF_INPUT['body-value-cut'];
 const CALL_COMPLETE = END_OF_INPUT['body-call-complete'];
+const LIST_OPEN = END_OF_INPUT['body-list-open'];
 
 /**
  * Reads one block of a body dialect (a `BodyForm`) as it streams, from its opening to its end:
@@ -64,6 +65,8 @@ export class BodyReader implements BlockStream, BodyHost {
   #failed: BlockFailure | null = null;
   /** A fence stood before the body: its end may follow it. */
   fenced = false;
+  /** The list of calls the input ended in was closed there (row 'body-list-open'). */
+  #listLeftOpen = false;
 
   /** @param tests what `form`'s patterns give the engine, derived once per declaration. */
   constructor(form: BodyForm, tests: BodyTests, sink: BlockSink, limits: BlockLimits) {
@@ -91,6 +94,7 @@ export class BodyReader implements BlockStream, BodyHost {
     this.#reader = null;
     this.#failed = null;
     this.fenced = false;
+    this.#listLeftOpen = false;
     this.#kind?.reset();
   }
 
@@ -282,6 +286,14 @@ export class BodyReader implements BlockStream, BodyHost {
       this.state = State.AfterBody;
       return this.#afterBody(s, next, offset, final);
     }
+    // A list of calls complete but for its `]`: closed where the input ended, told (row
+    // 'body-list-open'); a comma after its last value promised another, so it is cut.
+    if (this.form.kind === 'calls' && reader.listOpenAfterValue) {
+      reader.closeOpenList(offset + s.length);
+      this.#listLeftOpen = true;
+      this.state = State.AfterBody;
+      return this.#afterBody(s, next, offset, final);
+    }
     // The input ended inside the value: it is cut short, never repaired into a call.
     this.fail(VALUE_CUT.code, this.unclosed(), this.blockStart);
     return wait(s.length);
@@ -330,6 +342,7 @@ export class BodyReader implements BlockStream, BodyHost {
   #afterCalls(s: string, i: number, offset: number, final: boolean): number {
     const form = this.form;
     if (form.close === '') {
+      if (this.#listLeftOpen) return this.endedUnclosed(s, offset, '');
       const joined = this.#joinedCall(s, i, final);
       if (joined === null) return wait(i);
       if (joined === -1) return this.end(offset + i, i);
@@ -408,11 +421,14 @@ export class BodyReader implements BlockStream, BodyHost {
   /**
    * The input ended where only the call's or the block's close was missing (a server strips
    * its stop token, a user's stop sequence ends the reply): the complete call is a call, told
-   * (row 'body-call-complete').
+   * (row 'body-call-complete'; row 'body-list-open' when its list's `]` was missing too).
    */
   endedUnclosed(s: string, offset: number, close: string): number {
     this.builder.flush();
-    this.#recover(CALL_COMPLETE.recovery, offset + s.length, this.builder.currentId, { close });
+    const row = this.#listLeftOpen ? LIST_OPEN : CALL_COMPLETE;
+    this.#recover(row.recovery, offset + s.length, this.builder.currentId, {
+      close: this.#listLeftOpen ? `]${close}` : close,
+    });
     return this.end(offset + s.length, s.length);
   }
 
