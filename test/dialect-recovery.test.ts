@@ -315,6 +315,58 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
     expect(thinking).toEqual(['plan it']);
     expect(prose).toBe('See [the docs](http://x) first.\n\n\nok\n');
   });
+
+  // #43: Llama 4 puts its list between <|python_start|> and <|python_end|> (vLLM's
+  // llama4_pythonic parser strips them, "as Llama 4 model sometime will output those tokens").
+  it('<|python_start|>[…]<|python_end|> is the block: its tokens are its markers, not text', () => {
+    const text = 'Checking.<|python_start|>[get_weather(city="Paris"), now()]<|python_end|>\nDone.';
+    for (const dialect of ['llama4', 'auto'] as const) {
+      const { calls, text: prose, errors, warnings } = read(text, { dialect });
+      expect(errors, dialect).toEqual([]);
+      expect(warnings, dialect).toEqual([]);
+      expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
+        ['llama4', 'get_weather', { city: 'Paris' }],
+        ['llama4', 'now', {}],
+      ]);
+      expect(calls[0].raw.startsWith('<|python_start|>[')).toBe(true);
+      expect(calls[1].raw.endsWith(')]<|python_end|>')).toBe(true);
+      expect(prose, dialect).toBe('Checking.\nDone.');
+    }
+  });
+
+  it('a list after <|python_start|> with no <|python_end|> before the end is the calls, told', () => {
+    const { calls, warnings } = read('<|python_start|>[get_weather(city="LA")]', {
+      dialect: 'llama4',
+    });
+    expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'unclosed-call-at-end',
+        'the call was complete but not closed with <|python_end|>; it ends with the input',
+      ],
+    ]);
+  });
+
+  it('<|python_start|> before what is no list of calls stays text (nanochat writes code there)', () => {
+    for (const dialect of ['llama4', 'auto'] as const) {
+      const text =
+        'So: <|python_start|>37*42<|python_end|> and <|python_start|>[1, 2]<|python_end|>';
+      const result = read(text, { dialect });
+      expect(result.calls, dialect).toEqual([]);
+      expect(result.errors, dialect).toEqual([]);
+      expect(result.text, dialect).toBe(text);
+    }
+  });
+
+  it('a value cannot hold <|python_end|> (a special token): the list cut there is no call', () => {
+    const text = '<|python_start|>[f(a="x<|python_end|>")]';
+    const result = read(text, { dialect: 'llama4' });
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => [e.code, e.message])).toEqual([
+      ['invalid-json', "the call is not valid JSON: the string is cut short by the block's close"],
+    ]);
+    expect(result.text).toContain('<|python_start|>');
+  });
 });
 
 describe('functionary', () => {

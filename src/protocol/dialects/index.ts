@@ -80,6 +80,7 @@ import {
   LLAMA4_WRITTEN,
   lfm2,
   llama4,
+  llama4Tagged,
   MINICPM3,
   MINICPM3_RECOVERIES,
   MINICPM3_THINKING,
@@ -199,7 +200,7 @@ const DECLARED: Readonly<
     readers: [harmonyStart, harmonyChannel, harmonyHeaderTail],
   },
   gemma4: { written: GEMMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [gemma4] },
-  llama4: { written: LLAMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [llama4] },
+  llama4: { written: LLAMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [llama4, llama4Tagged] },
   functionary: {
     written: FUNCTIONARY_WRITTEN,
     recoveries: BODY_RECOVERIES,
@@ -332,7 +333,7 @@ function clineReaders(toolNames: readonly string[]): BlockReader[] {
  * The block readers for a dialect: `tagcall`'s `<tool>`, or another family's openings. `auto`
  * reads every dialect, each block by its own opening tag, but for Llama 3's
  * bare `{"name": …}` line and xLAM's bare `[{"name": …}]` list (replies hold JSON data: name
- * `llama3-json` or `xlam` to read them), functionary's and Llama 4's openings, and the word
+ * `llama3-json` or `xlam` to read them), functionary's and Llama 4's bare `[` openings, and the word
  * `functools` (a word opening costs `auto` a third of its speed on prose); Cline's tags need
  * the tool names.
  */
@@ -367,6 +368,7 @@ export function blockReaders(
     jamba,
     granite,
     llama3PythonTag,
+    llama4Tagged,
     harmonyStart,
     harmonyChannel,
     harmonyHeaderTail,

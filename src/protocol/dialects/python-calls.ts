@@ -141,6 +141,31 @@ export const OLMO3_WRITTEN: WrittenForm = {
   trigger: OLMO3.open,
 };
 
+/** The special tokens Llama 4 may write around its list (vLLM's llama4_pythonic strips them). */
+const LLAMA4_TAGGED: BodyForm = {
+  ...LLAMA4,
+  open: '<|python_start|>',
+  openIsBody: false,
+  close: '<|python_end|>',
+  closeIsToken: true,
+};
+
+/** After `<|python_start|>`: a list whose first item is a call (nanochat writes code there). */
+const PYTHON_LIST_HEAD = /\s*\[\s*[A-Za-z_][\w.-]*\s*\(/y;
+
+/**
+ * Llama 4's list between `<|python_start|>` and `<|python_end|>`, as the model sometimes writes
+ * it: the tokens are the block's markers, and a missing `<|python_end|>` at the end is told as
+ * any missing close. Read in `auto` too: the opening is a special token, and it opens only
+ * where a list of calls follows it.
+ */
+export const llama4Tagged: BlockReader = {
+  open: LLAMA4_TAGGED.open,
+  lineStart: PYTHON_LIST_HEAD,
+  midLine: PYTHON_LIST_HEAD,
+  reads: { body: LLAMA4_TAGGED },
+};
+
 /** Llama 4's list; a lazy grammar engages on `[` and a tool's name and `(`. */
 export const LLAMA4_WRITTEN: WrittenForm = {
   args: { kind: 'python', forbid: '', comma: ', ' },
