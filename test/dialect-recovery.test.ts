@@ -1737,3 +1737,67 @@ describe("Llama 3.1's built-in tools after <|python_tag|> (llama.cpp test_templa
     expect(bare.errors.map((e) => e.code)).toEqual(['invalid-json']);
   });
 });
+
+// #43: llama.cpp's generic form, the JSON object its constrained decoding forces for a model
+// with no format of its own (common/chat.cpp, common_chat_params_init_generic).
+describe("llama.cpp's generic JSON form (generic-json)", () => {
+  const generic = { dialect: 'generic-json' } as const;
+
+  it('{"tool_calls": […]} and {"tool_call": {…}} are calls; an id is no argument', () => {
+    for (const text of [
+      '{\n  "tool_calls": [\n    {\n      "name": "get_weather",\n      "arguments": {\n        "city": "Zürich"\n      },\n      "id": "123456789"\n    },\n    {"name": "now", "arguments": {}, "id": "2"}\n  ]\n}',
+      '{"tool_call": {"name": "get_weather", "arguments": {"city": "Zürich"}}}',
+    ]) {
+      const result = read(text, generic);
+      expect(result.errors, text).toEqual([]);
+      expect(result.warnings, text).toEqual([]);
+      expect(result.text, text).toBe('');
+      expect(result.calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual(
+        text.includes('now')
+          ? [
+              ['generic-json', 'get_weather', { city: 'Zürich' }],
+              ['generic-json', 'now', {}],
+            ]
+          : [['generic-json', 'get_weather', { city: 'Zürich' }]],
+      );
+    }
+  });
+
+  it('{"response": "…"} is the reply as written: text, no call, no error', () => {
+    const text = '{\n  "response": "Hello, world!\\nWhat\'s up?"\n}';
+    expect(read(text, generic)).toEqual({
+      text,
+      thinking: [],
+      calls: [],
+      warnings: [],
+      errors: [],
+    });
+  });
+
+  it('an envelope holding no call, or more than its calls, is no call: an error, its text kept', () => {
+    for (const [body, code] of [
+      ['{"tool_calls": []}', 'missing-tool-name'],
+      ['{"tool_calls": "get_weather"}', 'invalid-json'],
+      ['{"tool_call": {"name": "f", "arguments": {}}, "response": "hi"}', 'invalid-json'],
+      [
+        '{"tool_calls": [{"name": "f", "arguments": {}}], "tool_call": {"name": "g"}}',
+        'invalid-json',
+      ],
+      ['{"tool_calls": [{"arguments": {}}]}', 'missing-tool-name'],
+    ] as const) {
+      const result = read(body, generic);
+      expect(result.calls, body).toEqual([]);
+      expect(
+        result.errors.map((e) => e.code),
+        body,
+      ).toEqual([code]);
+      expect(result.text, body).toBe(body);
+    }
+  });
+
+  it('auto leaves it alone: replies hold JSON data', () => {
+    const text = '{"tool_calls": [{"name": "f", "arguments": {}}]}';
+    expect(read(text, { dialect: 'auto' }).calls).toEqual([]);
+    expect(read(text, { dialect: 'auto' }).text).toBe(text);
+  });
+});

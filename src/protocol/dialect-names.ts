@@ -37,6 +37,7 @@ export const DIALECT_VALUES = {
   longcat: 'json',
   'deepseek-v41': 'text',
   cline: 'text',
+  'generic-json': 'json',
 } as const;
 
 /** The written forms of tool calls the parser reads. `tagcall` is the `<tool>` protocol. */

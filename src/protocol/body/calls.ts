@@ -74,6 +74,10 @@ export class CallBuilder implements ValueEvents {
   readonly #nameKeyed: boolean;
   /** What the family writes after a Python call's tool name (BodyForm.nameSuffix). */
   readonly #nameSuffix: string;
+  /** The keys of the object the calls stand in (`BodyForm.envelope`), or null. */
+  readonly #envelope: ReadonlySet<string> | null;
+  /** The depth the calls' value stands at: 1, or 2 in an envelope. */
+  readonly #top: number;
   /** Each call is told this `missing-wrapper` row's warning as it ends, at the block's start. */
   #missingWrapper: { row: Recovery; at: number } | null = null;
   /** The declaration's recoveries, checked when its reader was built. */
@@ -89,6 +93,7 @@ export class CallBuilder implements ValueEvents {
     nameKeyed = false,
     argumentsKey = 'arguments',
     nameSuffix = '',
+    envelope?: readonly string[],
   ) {
     this.#rows = rows;
     this.#sink = sink;
@@ -99,6 +104,8 @@ export class CallBuilder implements ValueEvents {
     this.#argumentsKey = argumentsKey;
     this.#nameKeyed = nameKeyed;
     this.#nameSuffix = nameSuffix;
+    this.#envelope = envelope === undefined ? null : new Set(envelope);
+    this.#top = envelope === undefined ? 1 : 2;
   }
 
   /**
@@ -220,7 +227,12 @@ export class CallBuilder implements ValueEvents {
         this.#fail('invalid-json', 'the arguments are no object', at);
       return;
     }
-    if (this.#callDepth === 0) this.#callDepth = kind === Container.Array ? 2 : 1;
+    if (this.#envelope !== null && depth === 1) {
+      if (kind !== Container.Object) this.#fail('invalid-json', this.#envelopeWords(), at);
+      return;
+    }
+    if (this.#callDepth === 0)
+      this.#callDepth = kind === Container.Array ? this.#top + 1 : this.#top;
     if (depth === this.#callDepth) {
       // A new item: the call before it is over, whatever the item is.
       this.#endPending();
@@ -242,6 +254,13 @@ export class CallBuilder implements ValueEvents {
   }
 
   key(depth: number, key: string, at: number): void {
+    if (this.#envelope !== null && depth === 1) {
+      // One key, the envelope's: anything else beside the calls is no call.
+      if (!this.#envelope.has(key) || this.#envelopeKeyed)
+        this.#fail('invalid-json', this.#envelopeWords(), at);
+      this.#envelopeKeyed = true;
+      return;
+    }
     if (depth === this.#callDepth && this.#argumentsDepth !== depth) {
       this.#callKey = key;
       const call = this.#call;
@@ -281,8 +300,23 @@ export class CallBuilder implements ValueEvents {
     return this.#nameKeyed ? this.#callKey === call.name : ARGUMENT_KEYS.has(this.#callKey);
   }
 
+  /** The envelope's one key was read. */
+  #envelopeKeyed = false;
+
+  #envelopeWords(): string {
+    const keys = [...(this.#envelope ?? [])].map((k) => JSON.stringify(k)).join(' or ');
+    return `the calls are one object with one key, ${keys}, holding them`;
+  }
+
   value(depth: number, value: JsonValue, end: number): void {
     const call = this.#call;
+    // The envelope closed (its calls end with the block), or held more than its calls (a value
+    // after them must not end the call before it), or its value is no call nor list.
+    if (this.#envelope !== null && (depth <= 1 || this.#failed !== null)) return;
+    if (this.#envelope !== null && depth === this.#top && this.#callDepth === 0) {
+      this.#fail('invalid-json', this.#envelopeWords(), end);
+      return;
+    }
     if (this.#shape === 'arguments') {
       if (depth !== 1 || call === null) return;
       let args: JsonValue | undefined = value;

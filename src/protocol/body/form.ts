@@ -85,7 +85,8 @@ export type BodyRecoveries = Recoveries<(typeof BODY_KINDS)[number]> &
  * A dialect whose calls are a body a model writes as data — JSON, Python calls, Gemma 4's
  * syntax — described for the one body engine (body/reader.ts) to read:
  * - `calls`: the body is a call object, a list of them, or Python calls (Hermes, Mistral's
- *   list, Nemotron, Jamba, Command R7B, Granite, Llama 3, LFM2, OLMo 3, Llama 4);
+ *   list, Nemotron, Jamba, Command R7B, Granite, Llama 3, LFM2, OLMo 3, Llama 4), or an
+ *   object holding them under a key (`envelope`);
  * - `named`: a header names the call and the body is its arguments (functionary, Mistral's
  *   `name[ARGS]`, Gemma 4);
  * - `sections`: calls between tokens inside a section (DeepSeek, Kimi-K2);
@@ -129,6 +130,12 @@ export interface BodyForm {
   nameSuffix?: string;
   /** Each call object is `{"tool": {arguments}}`: its one key is the tool's name (Apertus). */
   nameKeyed?: boolean;
+  /**
+   * The body is an object whose one key, one of these, holds the calls: a call object or a
+   * list of them (llama.cpp's generic `{"tool_calls": […]}`). Any other key, or a second one,
+   * makes the body no call.
+   */
+  envelope?: readonly string[];
   /**
    * A form that is another family's call in a wrapper not its own (Hermes' JSON in `<response>`,
    * a fence, none at all): read, with this row's warning as each call ends.

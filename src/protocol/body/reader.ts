@@ -164,6 +164,7 @@ export class BodyReader implements BlockStream, BodyHost {
       form.nameKeyed === true,
       form.argumentsKey,
       form.nameSuffix,
+      form.envelope,
     );
   }
 

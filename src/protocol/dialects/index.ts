@@ -37,6 +37,7 @@ import {
 } from './functionary.js';
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
+import { GENERIC_JSON_WRITTEN, genericJson } from './generic-json.js';
 import { GIGACHAT_WRITTEN, gigachat3, gigachat31 } from './gigachat.js';
 import {
   GIGACHAT35_RECOVERIES,
@@ -209,6 +210,11 @@ const DECLARED: Readonly<
   functools: { written: FUNCTOOLS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [functools] },
   apertus: { written: APERTUS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [apertus] },
   xlam: { written: XLAM_WRITTEN, recoveries: BODY_RECOVERIES, readers: [xlam] },
+  'generic-json': {
+    written: GENERIC_JSON_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [genericJson],
+  },
   internlm: { written: INTERNLM_WRITTEN, recoveries: BODY_RECOVERIES, readers: [internlm] },
   gigachat: {
     written: GIGACHAT_WRITTEN,
