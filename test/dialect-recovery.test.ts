@@ -1795,6 +1795,24 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
     }
   });
 
+  // llama.cpp's newer generic writer (ochafik/llama.cpp tests/chat-parsers/test-generic.cpp)
+  // puts an empty "content" beside the calls.
+  it('an empty "content" beside the calls is read with them; a content of text is no call', () => {
+    for (const text of [
+      '{"tool_calls": [{"name": "f", "arguments": {"a": 1}}], "content": ""}',
+      '{"tool_call": {"name": "f", "arguments": {"a": 1}}, "content": ""}',
+    ]) {
+      const result = read(text, generic);
+      expect(result.errors, text).toEqual([]);
+      expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 1 }]]);
+    }
+    const said = '{"tool_call": {"name": "f", "arguments": {}}, "content": "Let me check."}';
+    const result = read(said, generic);
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.code)).toEqual(['invalid-json']);
+    expect(result.text).toBe(said);
+  });
+
   it('auto leaves it alone: replies hold JSON data', () => {
     const text = '{"tool_calls": [{"name": "f", "arguments": {}}]}';
     expect(read(text, { dialect: 'auto' }).calls).toEqual([]);

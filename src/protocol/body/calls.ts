@@ -78,6 +78,10 @@ export class CallBuilder implements ValueEvents {
   readonly #envelope: ReadonlySet<string> | null;
   /** The depth the calls' value stands at: 1, or 2 in an envelope. */
   readonly #top: number;
+  /** Keys that may follow the calls in the envelope, holding an empty string. */
+  readonly #envelopeEmpty: ReadonlySet<string>;
+  /** The envelope's key being read is one of those: its value must be ''. */
+  #besideCalls = false;
   /** Each call is told this `missing-wrapper` row's warning as it ends, at the block's start. */
   #missingWrapper: { row: Recovery; at: number } | null = null;
   /** The declaration's recoveries, checked when its reader was built. */
@@ -94,6 +98,7 @@ export class CallBuilder implements ValueEvents {
     argumentsKey = 'arguments',
     nameSuffix = '',
     envelope?: readonly string[],
+    envelopeEmpty: readonly string[] = [],
   ) {
     this.#rows = rows;
     this.#sink = sink;
@@ -106,6 +111,7 @@ export class CallBuilder implements ValueEvents {
     this.#nameSuffix = nameSuffix;
     this.#envelope = envelope === undefined ? null : new Set(envelope);
     this.#top = envelope === undefined ? 1 : 2;
+    this.#envelopeEmpty = new Set(envelopeEmpty);
   }
 
   /**
@@ -255,8 +261,9 @@ export class CallBuilder implements ValueEvents {
 
   key(depth: number, key: string, at: number): void {
     if (this.#envelope !== null && depth === 1) {
-      // One key, the envelope's: anything else beside the calls is no call.
-      if (!this.#envelope.has(key) || this.#envelopeKeyed)
+      // One key, the envelope's (then, at most, an empty one): anything else is no call.
+      this.#besideCalls = this.#envelopeKeyed && this.#envelopeEmpty.has(key);
+      if (!this.#besideCalls && (!this.#envelope.has(key) || this.#envelopeKeyed))
         this.#fail('invalid-json', this.#envelopeWords(), at);
       this.#envelopeKeyed = true;
       return;
@@ -305,7 +312,8 @@ export class CallBuilder implements ValueEvents {
 
   #envelopeWords(): string {
     const keys = [...(this.#envelope ?? [])].map((k) => JSON.stringify(k)).join(' or ');
-    return `the calls are one object with one key, ${keys}, holding them`;
+    const empty = [...this.#envelopeEmpty].map((k) => `${JSON.stringify(k)}: ""`).join(', ');
+    return `the calls are one object with one key, ${keys}, holding them${empty === '' ? '' : ` (then only ${empty})`}`;
   }
 
   value(depth: number, value: JsonValue, end: number): void {
@@ -313,6 +321,10 @@ export class CallBuilder implements ValueEvents {
     // The envelope closed (its calls end with the block), or held more than its calls (a value
     // after them must not end the call before it), or its value is no call nor list.
     if (this.#envelope !== null && (depth <= 1 || this.#failed !== null)) return;
+    if (this.#besideCalls && depth === this.#top) {
+      if (value !== '') this.#fail('invalid-json', this.#envelopeWords(), end);
+      return;
+    }
     if (this.#envelope !== null && depth === this.#top && this.#callDepth === 0) {
       this.#fail('invalid-json', this.#envelopeWords(), end);
       return;

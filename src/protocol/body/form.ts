@@ -136,6 +136,8 @@ export interface BodyForm {
    * makes the body no call.
    */
   envelope?: readonly string[];
+  /** Keys that may stand in the envelope after the calls, holding an empty string (`"content": ""`). */
+  envelopeEmpty?: readonly string[];
   /**
    * A form that is another family's call in a wrapper not its own (Hermes' JSON in `<response>`,
    * a fence, none at all): read, with this row's warning as each call ends.

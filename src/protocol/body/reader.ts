@@ -165,6 +165,7 @@ export class BodyReader implements BlockStream, BodyHost {
       form.argumentsKey,
       form.nameSuffix,
       form.envelope,
+      form.envelopeEmpty,
     );
   }
 

@@ -17,6 +17,8 @@ const GENERIC_JSON: BodyForm = {
   close: '',
   syntax: Syntax.Json,
   envelope: [CALLS_KEY, CALL_KEY],
+  // llama.cpp's newer generic writer puts `"content": ""` after the calls.
+  envelopeEmpty: ['content'],
 };
 
 /** `{` then the envelope's key: `"tool_calls"` or `"tool_call"` (a `"response"` is text). */
