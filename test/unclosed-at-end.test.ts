@@ -144,6 +144,21 @@ describe('a list of calls missing only its ] at the end is a call, told (unclose
     ],
     ['llama4', '[get_weather(location="ShenZhen")', ']'],
     ['lfm2', '<|tool_call_start|>[get_weather(location="ShenZhen")', ']<|tool_call_end|>'],
+    [
+      'generic-json',
+      '{"tool_calls": [{"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      ']}',
+    ],
+    [
+      'generic-json',
+      '{"tool_call": {"name": "get_weather", "arguments": {"location": "ShenZhen"}}',
+      '}',
+    ],
+    [
+      'generic-json',
+      '{"tool_calls": [{"name": "get_weather", "arguments": {"location": "ShenZhen"}}]',
+      '}',
+    ],
   ];
   for (const [dialect, text, close] of LISTS)
     it(`${dialect}: ${text.slice(0, 16)}… read, the warning naming ${close}`, () => {

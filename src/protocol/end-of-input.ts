@@ -207,7 +207,7 @@ export const END_OF_INPUT = {
   'body-list-open': {
     id: 'body-list-open',
     where:
-      "in a body's list of calls, after a complete call and no comma, only the list's `]` (and the block's close) missing",
+      "in a body's list of calls (or the object it stands in), after a complete call and no comma, only the list's `]` (the object's `}`, the block's close) missing",
     outcome: 'call',
     code: 'unclosed-call-at-end',
     recovery: 'unclosed-call-at-end',

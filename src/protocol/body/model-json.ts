@@ -72,17 +72,23 @@ export class ModelJsonReader extends ModelStringReader {
   }
 
   /**
-   * A top-level list complete but for its `]`: a value read, no comma after it, nothing inside
-   * left open (where row 'body-list-open' of the end of the input reads calls).
+   * The closers a value still needs where one was just read (no comma after it), innermost
+   * first, when what is open is exactly `open` (outermost first): where row 'body-list-open'
+   * of the end of the input reads calls. Null when anything else is open.
    */
-  get listOpenAfterValue(): boolean {
-    const top = this.stack[0];
-    return this.stack.length === 1 && top.kind === Container.Array && this.mode === Mode.After;
+  closersAfterValue(open: readonly Container[]): string | null {
+    const stack = this.stack;
+    if (this.mode !== Mode.After || stack.length !== open.length) return null;
+    if (stack.some((frame, i) => frame.kind !== open[i])) return null;
+    return open
+      .map((kind) => (kind === Container.Array ? ']' : '}'))
+      .reverse()
+      .join('');
   }
 
-  /** Closes that list where the input ended: no repair, the end of the input tells it. */
-  closeOpenList(at: number): void {
-    this.#closeContainer(at);
+  /** Closes what is open where the input ended: no repair, the end of the input tells it. */
+  closeOpen(at: number): void {
+    while (this.stack.length > 0) this.#closeContainer(at);
   }
 
   get result(): JsonValue | undefined {

@@ -30,7 +30,7 @@ import {
 } from './form.js';
 import { type BodyHost, type BodyKind, MAX_FENCE, MAX_HEADER, State } from './kind.js';
 import { MessageSteps } from './messages.js';
-import { ModelJsonReader } from './model-json.js';
+import { Container, ModelJsonReader } from './model-json.js';
 import { SectionSteps } from './sections.js';
 import { StringEnds } from './string-ends.js';
 
@@ -38,6 +38,10 @@ const HEADER_CUT = END_OF_INPUT['body-header-cut'];
 const VALUE_CUT = END_OF_INPUT['body-value-cut'];
 const CALL_COMPLETE = END_OF_INPUT['body-call-complete'];
 const LIST_OPEN = END_OF_INPUT['body-list-open'];
+/** What may stand open around a complete call at the end (row 'body-list-open'). */
+const LIST = [Container.Array];
+const ENVELOPE = [Container.Object];
+const ENVELOPED_LIST = [Container.Object, Container.Array];
 
 /**
  * Reads one block of a body dialect (a `BodyForm`) as it streams, from its opening to its end:
@@ -65,8 +69,8 @@ export class BodyReader implements BlockStream, BodyHost {
   #failed: BlockFailure | null = null;
   /** A fence stood before the body: its end may follow it. */
   fenced = false;
-  /** The list of calls the input ended in was closed there (row 'body-list-open'). */
-  #listLeftOpen = false;
+  /** What the input ended before in a list of calls, closed there (row 'body-list-open'). */
+  #closersLeft = '';
 
   /** @param tests what `form`'s patterns give the engine, derived once per declaration. */
   constructor(form: BodyForm, tests: BodyTests, sink: BlockSink, limits: BlockLimits) {
@@ -94,7 +98,7 @@ export class BodyReader implements BlockStream, BodyHost {
     this.#reader = null;
     this.#failed = null;
     this.fenced = false;
-    this.#listLeftOpen = false;
+    this.#closersLeft = '';
     this.#kind?.reset();
   }
 
@@ -288,17 +292,26 @@ export class BodyReader implements BlockStream, BodyHost {
       this.state = State.AfterBody;
       return this.#afterBody(s, next, offset, final);
     }
-    // A list of calls complete but for its `]`: closed where the input ended, told (row
-    // 'body-list-open'); a comma after its last value promised another, so it is cut.
-    if (this.form.kind === 'calls' && reader.listOpenAfterValue) {
-      reader.closeOpenList(offset + s.length);
-      this.#listLeftOpen = true;
+    // A list of calls (or its envelope) complete but for its closers: closed where the input
+    // ended, told (row 'body-list-open'); a comma after its last value promised another, so it
+    // is cut.
+    const closers = this.#closersAfterCall(reader);
+    if (closers !== null) {
+      reader.closeOpen(offset + s.length);
+      this.#closersLeft = closers;
       this.state = State.AfterBody;
       return this.#afterBody(s, next, offset, final);
     }
     // The input ended inside the value: it is cut short, never repaired into a call.
     this.fail(VALUE_CUT.code, this.unclosed(), this.blockStart);
     return wait(s.length);
+  }
+
+  /** The closers still open around a complete call: its list's, its envelope's, or null. */
+  #closersAfterCall(reader: ModelJsonReader): string | null {
+    if (this.form.kind !== 'calls') return null;
+    if (this.form.envelope === undefined) return reader.closersAfterValue(LIST);
+    return reader.closersAfterValue(ENVELOPED_LIST) ?? reader.closersAfterValue(ENVELOPE);
   }
 
   /** Why a block the input ended inside is cut short. */
@@ -344,7 +357,7 @@ export class BodyReader implements BlockStream, BodyHost {
   #afterCalls(s: string, i: number, offset: number, final: boolean): number {
     const form = this.form;
     if (form.close === '') {
-      if (this.#listLeftOpen) return this.endedUnclosed(s, offset, '');
+      if (this.#closersLeft !== '') return this.endedUnclosed(s, offset, '');
       const joined = this.#joinedCall(s, i, final);
       if (joined === null) return wait(i);
       if (joined === -1) return this.end(offset + i, i);
@@ -427,9 +440,9 @@ export class BodyReader implements BlockStream, BodyHost {
    */
   endedUnclosed(s: string, offset: number, close: string): number {
     this.builder.flush();
-    const row = this.#listLeftOpen ? LIST_OPEN : CALL_COMPLETE;
+    const row = this.#closersLeft === '' ? CALL_COMPLETE : LIST_OPEN;
     this.#recover(row.recovery, offset + s.length, this.builder.currentId, {
-      close: this.#listLeftOpen ? `]${close}` : close,
+      close: this.#closersLeft + close,
     });
     return this.end(offset + s.length, s.length);
   }
