@@ -397,6 +397,13 @@ const TEMPLATES = [
     // Its template writes the message's `thought` (not `reasoning_content`) before the calls.
     thoughtField: true,
   },
+  {
+    label: 'minimax-m1',
+    dialect: 'minimax-m1',
+    file: 'minimax-m1.jinja',
+    turn: '<beginning_of_sentence>ai name=MiniMax AI\n',
+    end: '<end_of_sentence>',
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */

@@ -36,6 +36,7 @@ export const DIALECT_VALUES = {
   gigachat35: 'text',
   longcat: 'json',
   'deepseek-v41': 'text',
+  'minimax-m1': 'json',
   cline: 'text',
   'generic-json': 'json',
 } as const;

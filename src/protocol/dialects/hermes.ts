@@ -175,7 +175,8 @@ export const nemotron: BlockReader = {
   reads: { body: NEMOTRON },
 };
 
-const JAMBA = jsonCalls('jamba', '<tool_calls>', '</tool_calls>');
+/** Jamba's body (a list; MiniMax-M1's `auto` reader shares its tag). */
+export const JAMBA = jsonCalls('jamba', '<tool_calls>', '</tool_calls>');
 
 /** AI21 Jamba's form: `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls>`. */
 export const jamba: BlockReader = {

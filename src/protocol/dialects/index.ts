@@ -74,6 +74,7 @@ import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-
 import { KIMI_K3_RECOVERIES, KIMI_K3_THINKING, KIMI_K3_WRITTEN, kimiK3 } from './kimi-k3.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
+import { MINIMAX_M1_WRITTEN, minimaxM1, toolCallsAuto } from './minimax-m1.js';
 import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
 import {
   LFM2,
@@ -233,6 +234,7 @@ const DECLARED: Readonly<
     readers: [deepseekV41, deepseekV41Bare],
   },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
+  'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
 };
 
 /**
@@ -371,7 +373,7 @@ export function blockReaders(
     commandR7b,
     mistral,
     toolCallStartAuto,
-    jamba,
+    toolCallsAuto,
     granite,
     llama3PythonTag,
     llama4Tagged,
