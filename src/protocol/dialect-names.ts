@@ -37,6 +37,7 @@ export const DIALECT_VALUES = {
   longcat: 'json',
   'deepseek-v41': 'text',
   'minimax-m1': 'json',
+  plamo3: 'json',
   cline: 'text',
   'generic-json': 'json',
 } as const;

@@ -178,7 +178,8 @@ export class SectionSteps implements BodyKind {
   #beginSectionCall(name: string, next: number): number {
     const call = this.#call;
     this.#host.builder.startNamed(name);
-    this.#host.newReader([call.close], true);
+    // A call's close cuts a string only where it is a special token (the form's `closeIsToken`).
+    this.#host.newReader([call.close], this.#host.form.closeIsToken === true);
     this.#host.state = State.Body;
     return next;
   }

@@ -76,6 +76,7 @@ import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
 import { MINIMAX_M1_WRITTEN, minimaxM1, toolCallsAuto } from './minimax-m1.js';
 import { MAGISTRAL_THINKING, MISTRAL_WRITTEN, mistral } from './mistral.js';
+import { PLAMO3_THINKING, PLAMO3_WRITTEN, plamo3 } from './plamo3.js';
 import {
   LFM2,
   LFM2_WRITTEN,
@@ -235,6 +236,7 @@ const DECLARED: Readonly<
   },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
+  plamo3: { written: PLAMO3_WRITTEN, recoveries: BODY_RECOVERIES, readers: [plamo3] },
 };
 
 /**
@@ -251,6 +253,7 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
   APERTUS_THINKING,
   MINICPM3_THINKING,
   KIMI_K3_THINKING,
+  PLAMO3_THINKING,
 ];
 
 /**
@@ -388,6 +391,7 @@ export function blockReaders(
     gigachat35,
     gigachat35Bare,
     longcatAuto,
+    plamo3,
     toolCallAuto,
     qwen3CoderBare,
     ...hermesWrappedAuto,
