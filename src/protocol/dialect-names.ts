@@ -38,6 +38,8 @@ export const DIALECT_VALUES = {
   'deepseek-v41': 'text',
   'minimax-m1': 'json',
   plamo3: 'json',
+  'iquest-coder-v2': 'text',
+  solar: 'text',
   cline: 'text',
   'generic-json': 'json',
 } as const;

@@ -4,86 +4,142 @@ import type { MarkupForm } from '../markup/form.js';
 import { literalRecoveries, recoveryRow } from './recoveries.js';
 import { SLOT, type WrittenForm } from './written.js';
 
-const CALL = '<tool_call>';
-const CALL_CLOSE = '</tool_call>';
-const KEY = '<arg_key>';
-const KEY_CLOSE = '</arg_key>';
-const VALUE = '<arg_value>';
-const VALUE_CLOSE = '</arg_value>';
-/** Blanks between `<tool_call>`, the name and the line's end, at most. */
+/** The markers of a form written as GLM's: a call's name, then key and value pairs. */
+export interface PairMarkers {
+  call: string;
+  callClose: string;
+  key: string;
+  keyClose: string;
+  /** The value's opening; '' where the key's close opens the value (Solar Open 2's). */
+  value: string;
+  valueClose: string;
+}
+
+const GLM_MARKERS: PairMarkers = {
+  call: '<tool_call>',
+  callClose: '</tool_call>',
+  key: '<arg_key>',
+  keyClose: '</arg_key>',
+  value: '<arg_value>',
+  valueClose: '</arg_value>',
+};
+/** Blanks between a call's opening, the name and the line's end, at most. */
 const BLANKS = LOOKAHEAD.markerBlanks.value;
 
+/** What a form written as GLM's recovers from, in its own markers' words. */
+export function pairRecoveries(m: PairMarkers) {
+  return {
+    ...literalRecoveries(
+      `${m.call} was not closed with ${m.callClose}`,
+      `${m.value || m.keyClose} was not closed with ${m.valueClose}`,
+    ),
+    'stray-in-opening': recoveryRow(
+      'stray-text',
+      `text between ${m.keyClose} and ${m.value} is ignored`,
+    ),
+  };
+}
+
+const { 'stray-in-opening': STRAY_IN_OPENING, ...GLM_LITERAL } = pairRecoveries(GLM_MARKERS);
 export const GLM_RECOVERIES = {
-  ...literalRecoveries(
-    '<tool_call> was not closed with </tool_call>',
-    '<arg_value> was not closed with </arg_value>',
-  ),
+  ...GLM_LITERAL,
   /** What GLM's readers say of `\n` written as two characters between its tags. */
   'escaped-text': recoveryRow(
     'stray-text',
     'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped',
   ),
-  'stray-in-opening': recoveryRow(
-    'stray-text',
-    'text between </arg_key> and <arg_value> is ignored',
-  ),
+  'stray-in-opening': STRAY_IN_OPENING,
 };
 const ESCAPED = GLM_RECOVERIES['escaped-text'];
 /** A call's name followed by `\\n` (or `\\t`, `\\r`) written as two characters. */
 const ESCAPED_AFTER_NAME = { group: 2, test: /\\/ };
 
+/** `text` as a pattern that matches it as written. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A form written as GLM's under `m`: the call's name after its opening (then a newline, the
+ * first key or the call's close), then per argument its key and its value, as written.
+ * `escaped`: the family's replies are at times logged escaped (GLM's): `\n` written as two
+ * characters between the tags is read as a newline, with a warning.
+ */
+export function pairsForm(
+  format: MarkupForm['format'],
+  m: PairMarkers,
+  recoveries: ReturnType<typeof pairRecoveries>,
+  escaped: boolean,
+): MarkupForm {
+  const [call, callClose, key, keyClose, value] = [
+    m.call,
+    m.callClose,
+    m.key,
+    m.keyClose,
+    m.value,
+  ].map(literally);
+  const afterName = escaped ? String.raw`(?:[ \t]|\\[nrt])` : String.raw`[ \t]`;
+  // Between the key's close and the value's opening (none where the close opens the value).
+  const gap = `([^<]{0,${LOOKAHEAD.keyValueGap.value}})${value}`;
+  return {
+    format,
+    tags: 'literal',
+    // One call a block: the call's opening opens the block, its name written after it.
+    wrapper: null,
+    call: {
+      start: m.call,
+      opening: {
+        kind: 'named',
+        prefix: m.call,
+        pattern: new RegExp(
+          String.raw`${call}[ \t]{0,${BLANKS}}([^\s<>{}[\]"\\]{1,${LOOKAHEAD.callName.value}})(${afterName}{0,${BLANKS}})(?:\r?\n|(?=${key})|(?=${callClose}))`,
+          'y',
+        ),
+        // `\n` written as two characters after the name: a reply logged escaped.
+        ...(escaped && {
+          stray: [{ when: ESCAPED_AFTER_NAME, recovery: ESCAPED }],
+          escaped: ESCAPED_AFTER_NAME,
+        }),
+      },
+      close: m.callClose,
+      closeInValue: 'next-call',
+      reopenFails: false,
+      unnamed: `write the call as ${m.call}name, then ${m.key}…${m.keyClose}${m.value}…${m.valueClose}`,
+    },
+    parameter: {
+      opening: {
+        kind: 'named',
+        prefix: m.key,
+        pattern: new RegExp(
+          `${key}([^<]{1,${LOOKAHEAD.parameterName.value}})${keyClose}${m.value === '' ? '' : gap}`,
+          'y',
+        ),
+        // Between the key's close and the value's opening: blanks, escaped blanks (a reply
+        // logged escaped), or text that does not belong there.
+        ...(m.value !== '' && {
+          stray: [
+            { when: { group: 2, test: /^\s*$/ }, recovery: null },
+            ...(escaped
+              ? [{ when: { group: 2, test: /^(?:\s|\\[nrt])*$/ }, recovery: ESCAPED }]
+              : []),
+            { recovery: recoveries['stray-in-opening'] },
+          ],
+        }),
+        ...(escaped && { escaped: { group: 2, test: /^(?=[\s\S]*\\[nrt])(?:\s|\\[nrt])*$/ } }),
+      },
+      close: m.valueClose,
+      reopens: m.key,
+    },
+    key: 'trim',
+    text: 'verbatim',
+    repeated: 'warn',
+    jsonForm: false,
+    escapedBlanks: escaped,
+    empty: `a ${m.call} block holds no call`,
+    recoveries,
+  };
+}
+
 /** GLM's form, which `auto` reads in `<tool_call>` when a name begins its body. */
-export const GLM_FORM: MarkupForm = {
-  format: 'glm',
-  tags: 'literal',
-  // One call a block: `<tool_call>` opens the call itself, its name written after it.
-  wrapper: null,
-  call: {
-    start: CALL,
-    opening: {
-      kind: 'named',
-      prefix: CALL,
-      pattern: new RegExp(
-        String.raw`<tool_call>[ \t]{0,${BLANKS}}([^\s<>{}[\]"\\]{1,${LOOKAHEAD.callName.value}})((?:[ \t]|\\[nrt]){0,${BLANKS}})(?:\r?\n|(?=<arg_key>)|(?=<\/tool_call>))`,
-        'y',
-      ),
-      // `\n` written as two characters after the name: a reply logged escaped.
-      stray: [{ when: ESCAPED_AFTER_NAME, recovery: ESCAPED }],
-      escaped: ESCAPED_AFTER_NAME,
-    },
-    close: CALL_CLOSE,
-    closeInValue: 'next-call',
-    reopenFails: false,
-    unnamed: 'write the call as <tool_call>name, then <arg_key>…</arg_key><arg_value>…</arg_value>',
-  },
-  parameter: {
-    opening: {
-      kind: 'named',
-      prefix: KEY,
-      pattern: new RegExp(
-        String.raw`<arg_key>([^<]{1,${LOOKAHEAD.parameterName.value}})<\/arg_key>([^<]{0,${LOOKAHEAD.keyValueGap.value}})<arg_value>`,
-        'y',
-      ),
-      // Between </arg_key> and <arg_value>: blanks, escaped blanks (a reply logged escaped), or
-      // text that does not belong there.
-      stray: [
-        { when: { group: 2, test: /^\s*$/ }, recovery: null },
-        { when: { group: 2, test: /^(?:\s|\\[nrt])*$/ }, recovery: ESCAPED },
-        { recovery: GLM_RECOVERIES['stray-in-opening'] },
-      ],
-      escaped: { group: 2, test: /^(?=[\s\S]*\\[nrt])(?:\s|\\[nrt])*$/ },
-    },
-    close: VALUE_CLOSE,
-    reopens: KEY,
-  },
-  key: 'trim',
-  text: 'verbatim',
-  repeated: 'warn',
-  jsonForm: false,
-  escapedBlanks: true,
-  empty: 'a <tool_call> block holds no call',
-  recoveries: GLM_RECOVERIES,
-};
+export const GLM_FORM: MarkupForm = pairsForm('glm', GLM_MARKERS, GLM_RECOVERIES, true);
 
 /**
  * GLM-4.5 / 4.6's form, as their chat templates write it: `<tool_call>name` then, per
@@ -92,30 +148,43 @@ export const GLM_FORM: MarkupForm = {
  * `<tool_call>` with Hermes and Qwen3-Coder: in `auto` a body that starts with a name is GLM's.
  */
 export const glm: BlockReader = {
-  open: CALL,
+  open: GLM_MARKERS.call,
   anywhere: true,
   reads: { markup: GLM_FORM },
 };
 
-/** GLM's calls as its templates write them: one a block, each key and value on a line. */
-export const GLM_WRITTEN: WrittenForm = {
-  args: {
-    kind: 'text',
-    names: {
-      maxLength: LOOKAHEAD.parameterName.value,
-      nonEmpty: true,
-      trimmed: true,
-      forbidden: '<',
+/**
+ * Calls written as GLM's under `m`, one a block: `nameEnd` after the name, `keyEnd` between
+ * the key's close and the value's opening, `after` after each value.
+ */
+export function pairsWritten(
+  m: PairMarkers,
+  layout: { nameEnd: string; keyEnd: string; after: string },
+): WrittenForm {
+  return {
+    args: {
+      kind: 'text',
+      names: {
+        maxLength: LOOKAHEAD.parameterName.value,
+        nonEmpty: true,
+        trimmed: true,
+        forbidden: '<',
+      },
+      open: [m.key, SLOT.key, `${m.keyClose}${layout.keyEnd}${m.value}`],
+      close: m.valueClose,
+      after: layout.after,
+      mode: 'verbatim',
+      forbid: [m.call, m.callClose, m.key, m.keyClose, m.value, m.valueClose].filter(
+        (t) => t !== '',
+      ),
     },
-    open: [KEY, SLOT.key, `${KEY_CLOSE}\n${VALUE}`],
-    close: VALUE_CLOSE,
-    after: '\n',
-    mode: 'verbatim',
-    forbid: [CALL, CALL_CLOSE, KEY, KEY_CLOSE, VALUE, VALUE_CLOSE],
-  },
-  call: { before: [CALL, SLOT.name, '\n'], after: CALL_CLOSE },
-  open: '',
-  close: '',
-  separator: '\n',
-  trigger: CALL,
-};
+    call: { before: [m.call, SLOT.name, layout.nameEnd], after: m.callClose },
+    open: '',
+    close: '',
+    separator: '\n',
+    trigger: m.call,
+  };
+}
+
+/** GLM's calls as its templates write them: one a block, each key and value on a line. */
+export const GLM_WRITTEN = pairsWritten(GLM_MARKERS, { nameEnd: '\n', keyEnd: '\n', after: '\n' });

@@ -70,6 +70,11 @@ import {
   nemotron,
 } from './hermes.js';
 import { INTERNLM_WRITTEN, internlm } from './internlm.js';
+import {
+  IQUEST_CODER_V2_RECOVERIES,
+  IQUEST_CODER_V2_WRITTEN,
+  iquestCoderV2,
+} from './iquest-coder-v2.js';
 import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-k2.js';
 import { KIMI_K3_RECOVERIES, KIMI_K3_THINKING, KIMI_K3_WRITTEN, kimiK3 } from './kimi-k3.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
@@ -102,6 +107,7 @@ import {
 } from './qwen3-coder.js';
 import { BODY_RECOVERIES, THINKING_RECOVERIES } from './recoveries.js';
 import { SEED_OSS_RECOVERIES, SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
+import { SOLAR_RECOVERIES, SOLAR_THINKING, SOLAR_WRITTEN, solar } from './solar.js';
 import { TAGCALL_RECOVERIES, TAGCALL_TAGS, TAGCALL_WRITTEN, tagcall } from './tagcall.js';
 import type { WrittenForm } from './written.js';
 import { XLAM_WRITTEN, xlam } from './xlam.js';
@@ -237,6 +243,16 @@ const DECLARED: Readonly<
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
   plamo3: { written: PLAMO3_WRITTEN, recoveries: BODY_RECOVERIES, readers: [plamo3] },
+  'iquest-coder-v2': {
+    written: IQUEST_CODER_V2_WRITTEN,
+    recoveries: IQUEST_CODER_V2_RECOVERIES,
+    readers: [iquestCoderV2],
+  },
+  solar: {
+    written: SOLAR_WRITTEN,
+    recoveries: SOLAR_RECOVERIES,
+    readers: [solar],
+  },
 };
 
 /**
@@ -254,6 +270,7 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
   MINICPM3_THINKING,
   KIMI_K3_THINKING,
   PLAMO3_THINKING,
+  SOLAR_THINKING,
 ];
 
 /**
@@ -392,6 +409,8 @@ export function blockReaders(
     gigachat35Bare,
     longcatAuto,
     plamo3,
+    iquestCoderV2,
+    solar,
     toolCallAuto,
     qwen3CoderBare,
     ...hermesWrappedAuto,
