@@ -40,6 +40,7 @@ export const DIALECT_VALUES = {
   plamo3: 'json',
   'iquest-coder-v2': 'text',
   solar: 'text',
+  'k2-horizon': 'text',
   cline: 'text',
   'generic-json': 'json',
 } as const;

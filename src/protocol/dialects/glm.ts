@@ -13,6 +13,8 @@ export interface PairMarkers {
   /** The value's opening; '' where the key's close opens the value (Solar Open 2's). */
   value: string;
   valueClose: string;
+  /** The block around the calls, where the family writes one (K2 Horizon's). */
+  block?: { open: string; close: string };
 }
 
 const GLM_MARKERS: PairMarkers = {
@@ -82,8 +84,8 @@ export function pairsForm(
   return {
     format,
     tags: 'literal',
-    // One call a block: the call's opening opens the block, its name written after it.
-    wrapper: null,
+    // Without a block of its own, one call a block: the call's opening opens it.
+    wrapper: m.block ?? null,
     call: {
       start: m.call,
       opening: {
@@ -133,7 +135,7 @@ export function pairsForm(
     repeated: 'warn',
     jsonForm: false,
     escapedBlanks: escaped,
-    empty: `a ${m.call} block holds no call`,
+    empty: `a ${m.block?.open ?? m.call} block holds no call`,
     recoveries,
   };
 }

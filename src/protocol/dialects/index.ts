@@ -75,6 +75,7 @@ import {
   IQUEST_CODER_V2_WRITTEN,
   iquestCoderV2,
 } from './iquest-coder-v2.js';
+import { K2_HORIZON_RECOVERIES, K2_HORIZON_WRITTEN, k2Horizon } from './k2-horizon.js';
 import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-k2.js';
 import { KIMI_K3_RECOVERIES, KIMI_K3_THINKING, KIMI_K3_WRITTEN, kimiK3 } from './kimi-k3.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
@@ -253,6 +254,11 @@ const DECLARED: Readonly<
     recoveries: SOLAR_RECOVERIES,
     readers: [solar],
   },
+  'k2-horizon': {
+    written: K2_HORIZON_WRITTEN,
+    recoveries: K2_HORIZON_RECOVERIES,
+    readers: [k2Horizon],
+  },
 };
 
 /**
@@ -411,6 +417,7 @@ export function blockReaders(
     plamo3,
     iquestCoderV2,
     solar,
+    k2Horizon,
     toolCallAuto,
     qwen3CoderBare,
     ...hermesWrappedAuto,
