@@ -156,7 +156,7 @@ export const glm: BlockReader = {
 };
 
 /**
- * Calls written as GLM's under `m`, one a block: `nameEnd` after the name, `keyEnd` between
+ * Calls written as GLM's under `m` (one a block where the family has no block of its own): `nameEnd` after the name, `keyEnd` between
  * the key's close and the value's opening, `after` after each value.
  */
 export function pairsWritten(
@@ -176,15 +176,22 @@ export function pairsWritten(
       close: m.valueClose,
       after: layout.after,
       mode: 'verbatim',
-      forbid: [m.call, m.callClose, m.key, m.keyClose, m.value, m.valueClose].filter(
-        (t) => t !== '',
-      ),
+      forbid: [
+        m.call,
+        m.callClose,
+        m.key,
+        m.keyClose,
+        m.value,
+        m.valueClose,
+        ...(m.block === undefined ? [] : [m.block.open, m.block.close]),
+      ].filter((t) => t !== ''),
     },
     call: { before: [m.call, SLOT.name, layout.nameEnd], after: m.callClose },
-    open: '',
-    close: '',
-    separator: '\n',
-    trigger: m.call,
+    // In the family's block, the calls back to back; without one, one call a block, a line each.
+    open: m.block?.open ?? '',
+    close: m.block?.close ?? '',
+    separator: m.block === undefined ? '\n' : '',
+    trigger: m.block?.open ?? m.call,
   };
 }
 

@@ -34,10 +34,4 @@ export const k2Horizon: BlockReader = {
 };
 
 /** No public template was found: written back to back, as vLLM's tests write its calls. */
-export const K2_HORIZON_WRITTEN = {
-  ...pairsWritten(MARKERS, { nameEnd: '', keyEnd: '', after: '' }),
-  open: CALLS,
-  close: CALLS_CLOSE,
-  separator: '',
-  trigger: CALLS,
-};
+export const K2_HORIZON_WRITTEN = pairsWritten(MARKERS, { nameEnd: '', keyEnd: '', after: '' });
