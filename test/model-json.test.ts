@@ -152,6 +152,23 @@ describe('the model-JSON reader (one pass, bounded look-ahead)', () => {
     }
   });
 
+  it('takes a raw newline for a close that begins with one only where the whole close stands', () => {
+    // Granite 20B FC's and Hermes' bare calls are cut by a line that opens the next call
+    // (`\n<function_call>`): a raw newline followed by anything else is the string's, with a
+    // repair, in a short chunk as in a long one.
+    const config: ReaderConfig = { ...CONFIG, closes: ['\n<function_call>'], closeInStrings: true };
+    const text = '{"name": "```\n<|tool_call_end|>read_file", "arguments": {}}';
+    const whole = readChunks([text], config);
+    expect(whole.ok).toBe(true);
+    expect(whole.log).toContainEqual(['warn', 'raw-control-in-string', text.indexOf('\n')]);
+    for (let cut = 1; cut < text.length; cut++)
+      expect(readChunks([text.slice(0, cut), text.slice(cut)], config), `cut at ${cut}`).toEqual(
+        whole,
+      );
+    const cutShort = readChunks(['{"name": "a\n<function_call> {"'], config);
+    expect(cutShort.ok).toBe(false);
+  });
+
   it('says what is no value, with where', () => {
     expect(readModelValue('{"a": 1 "b"}')).toMatchObject({
       ok: false,

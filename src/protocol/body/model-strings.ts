@@ -226,7 +226,11 @@ export abstract class ModelStringReader {
         const c = s.charCodeAt(at);
         quoteAt = c === quote.charCodeAt(0) ? at : s.length;
         stop = quoteAt === at || c === 0x5c ? at : s.length;
-        k = c === this.#closeFirst ? at : s.length;
+        // A close's first character may be a raw newline that begins no close (a repair).
+        k =
+          c === this.#closeFirst && specials.some((close) => s.startsWith(close, at))
+            ? at
+            : s.length;
         raw = at < s.length && stop === s.length && k === s.length ? at : s.length;
       } else {
         quoteAt = ends.quote(i);
