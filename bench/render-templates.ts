@@ -404,6 +404,16 @@ const TEMPLATES = [
     turn: '<beginning_of_sentence>ai name=MiniMax AI\n',
     end: '<end_of_sentence>',
   },
+  {
+    label: 'granite-20b-fc',
+    dialect: 'granite-20b-fc',
+    file: 'granite-20b-fc.jinja',
+    // It drops the text of a turn that calls: the turn is its calls, one a line.
+    turn: '\nASSISTANT:',
+    end: '<|endoftext|>',
+    // It writes its own system prompt and raises on a system message.
+    noSystem: true,
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */
@@ -449,7 +459,7 @@ export function renderAll(): Rendered[] {
     return writable.map((c) => {
       const prompt = template.render({
         messages: [
-          { role: 'system', content: 'You are a coding agent.' },
+          ...('noSystem' in t ? [] : [{ role: 'system', content: 'You are a coding agent.' }]),
           { role: 'user', content: c.user },
           {
             role: 'assistant',

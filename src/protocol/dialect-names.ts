@@ -41,6 +41,7 @@ export const DIALECT_VALUES = {
   'iquest-coder-v2': 'text',
   solar: 'text',
   'k2-horizon': 'text',
+  'granite-20b-fc': 'json',
   cline: 'text',
   'generic-json': 'json',
 } as const;

@@ -46,6 +46,7 @@ import {
   gigachat35Bare,
 } from './gigachat35.js';
 import { GLM_FORM, GLM_RECOVERIES, GLM_WRITTEN, glm } from './glm.js';
+import { GRANITE_20B_FC_WRITTEN, granite20bFc } from './granite-20b-fc.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
   COMMAND_R7B_THINKING,
@@ -240,6 +241,11 @@ const DECLARED: Readonly<
     written: DEEPSEEK_V41_WRITTEN,
     recoveries: DEEPSEEK_V41_RECOVERIES,
     readers: [deepseekV41, deepseekV41Bare],
+  },
+  'granite-20b-fc': {
+    written: GRANITE_20B_FC_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [granite20bFc],
   },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
