@@ -42,6 +42,7 @@ export const DIALECT_VALUES = {
   solar: 'text',
   'k2-horizon': 'text',
   'granite-20b-fc': 'json',
+  functiongemma: 'gemma',
   cline: 'text',
   'generic-json': 'json',
 } as const;

@@ -35,6 +35,7 @@ import {
   functionaryRecipient,
   functionaryTag,
 } from './functionary.js';
+import { FUNCTIONGEMMA_WRITTEN, functiongemma } from './functiongemma.js';
 import { FUNCTOOLS_WRITTEN, functools } from './functools.js';
 import { GEMMA4_THINKING, GEMMA4_WRITTEN, gemma4 } from './gemma.js';
 import { GENERIC_JSON_WRITTEN, genericJson } from './generic-json.js';
@@ -247,6 +248,11 @@ const DECLARED: Readonly<
     recoveries: BODY_RECOVERIES,
     readers: [granite20bFc],
   },
+  functiongemma: {
+    written: FUNCTIONGEMMA_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [functiongemma],
+  },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
   plamo3: { written: PLAMO3_WRITTEN, recoveries: BODY_RECOVERIES, readers: [plamo3] },
@@ -413,6 +419,7 @@ export function blockReaders(
     harmonyChannel,
     harmonyHeaderTail,
     gemma4,
+    functiongemma,
     apertus,
     internlm,
     gigachat3,
