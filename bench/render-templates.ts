@@ -414,6 +414,13 @@ const TEMPLATES = [
     // It writes its own system prompt and raises on a system message.
     noSystem: true,
   },
+  {
+    label: 'qwen2.5-coder',
+    dialect: 'qwen25-coder',
+    file: 'qwen2.5-coder.jinja',
+    turn: '<|im_start|>assistant\n',
+    end: '<|im_end|>',
+  },
 ] as const;
 
 /** Python's `str()` of a value, as Jinja's `| string` writes it in Python. */

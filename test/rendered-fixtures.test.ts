@@ -21,6 +21,8 @@ const OUTSIDE_AUTO = new Set([
   'functionary-v3.1',
   'functionary-v3.2',
   'xlam-llama',
+  // Qwen2.5-Coder's `<tools>`: where Hermes' and Qwen's own prompts list the tools.
+  'qwen2.5-coder',
 ]);
 /**
  * Forms whose opening `auto` gives to another family (docs/dialects.md): Granite 20B FC's

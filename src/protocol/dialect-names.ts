@@ -43,6 +43,7 @@ export const DIALECT_VALUES = {
   'k2-horizon': 'text',
   'granite-20b-fc': 'json',
   functiongemma: 'gemma',
+  'qwen25-coder': 'json',
   cline: 'text',
   'generic-json': 'json',
 } as const;

@@ -108,6 +108,7 @@ import {
   qwen3Coder,
   qwen3CoderBare,
 } from './qwen3-coder.js';
+import { QWEN25_CODER_WRITTEN, qwen25Coder } from './qwen25-coder.js';
 import { BODY_RECOVERIES, THINKING_RECOVERIES } from './recoveries.js';
 import { SEED_OSS_RECOVERIES, SEED_OSS_THINKING, SEED_OSS_WRITTEN, seedOss } from './seed-oss.js';
 import { SOLAR_RECOVERIES, SOLAR_THINKING, SOLAR_WRITTEN, solar } from './solar.js';
@@ -252,6 +253,11 @@ const DECLARED: Readonly<
     written: FUNCTIONGEMMA_WRITTEN,
     recoveries: BODY_RECOVERIES,
     readers: [functiongemma],
+  },
+  'qwen25-coder': {
+    written: QWEN25_CODER_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [qwen25Coder],
   },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
