@@ -44,6 +44,7 @@ export const DIALECT_VALUES = {
   'granite-20b-fc': 'json',
   functiongemma: 'gemma',
   'qwen25-coder': 'json',
+  dots: 'text',
   cline: 'text',
   'generic-json': 'json',
 } as const;

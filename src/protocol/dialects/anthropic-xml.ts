@@ -23,7 +23,7 @@ const PARAMETER_NAME = nameAttribute(LOOKAHEAD.parameterName.value);
  * is what a parameter's opening may hold after its name (DSML's `string="true"`); with
  * `selfCloses`, `<invoke name="f"/>` is a call without arguments (group 3 holds its `/`).
  */
-function invokeForm(
+export function invokeForm(
   format: CallFormat,
   open: string,
   close: string,

@@ -23,6 +23,7 @@ import {
 import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
 import { CLINE_RECOVERIES, CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
 import { DEEPSEEK_WRITTEN, deepseek, deepseekShortened } from './deepseek.js';
+import { DOTS_RECOVERIES, DOTS_WRITTEN, dots } from './dots.js';
 import {
   DEEPSEEK_V41_RECOVERIES,
   DEEPSEEK_V41_WRITTEN,
@@ -259,6 +260,7 @@ const DECLARED: Readonly<
     recoveries: BODY_RECOVERIES,
     readers: [qwen25Coder],
   },
+  dots: { written: DOTS_WRITTEN, recoveries: DOTS_RECOVERIES, readers: [dots] },
   cline: { written: CLINE_WRITTEN, recoveries: CLINE_RECOVERIES, readers: clineReaders },
   'minimax-m1': { written: MINIMAX_M1_WRITTEN, recoveries: BODY_RECOVERIES, readers: [minimaxM1] },
   plamo3: { written: PLAMO3_WRITTEN, recoveries: BODY_RECOVERIES, readers: [plamo3] },
@@ -426,6 +428,7 @@ export function blockReaders(
     harmonyHeaderTail,
     gemma4,
     functiongemma,
+    dots,
     apertus,
     internlm,
     gigachat3,
