@@ -68,7 +68,7 @@ function decodedWithSpaces(text: string, tokens: readonly string[]): string {
  * The families docs/dialects.md says read a blank beside ordinary text differently (a literal
  * of text and tokens, or a string's own blanks): the test holds the list to what they do.
  */
-const DIFFERENT_BESIDE_TEXT: readonly Dialect[] = ['gigachat', 'step3', 'gemma4'];
+const DIFFERENT_BESIDE_TEXT: readonly Dialect[] = ['gigachat', 'step3', 'gemma4', 'functiongemma'];
 
 /**
  * Calls of one reply as `dialect` writes them: its form's `open`, the calls with its `separator`

@@ -32,11 +32,13 @@ export const functiongemma: BlockReader = {
 };
 
 /** FunctionGemma's calls as Google's format writes them: one a block, back to back. */
+const FUNCTIONGEMMA_TOKENS = [ESCAPE, FUNCTIONGEMMA.close, FUNCTIONGEMMA.open];
 export const FUNCTIONGEMMA_WRITTEN: WrittenForm = {
-  args: { kind: 'gemma', quote: ESCAPE, tokens: [ESCAPE, FUNCTIONGEMMA.close, FUNCTIONGEMMA.open] },
+  args: { kind: 'gemma', quote: ESCAPE, tokens: FUNCTIONGEMMA_TOKENS },
   call: { before: [`${FUNCTIONGEMMA.open}call:`, SLOT.name], after: FUNCTIONGEMMA.close },
   open: '',
   close: '',
   separator: '',
   trigger: FUNCTIONGEMMA.open,
+  tokens: FUNCTIONGEMMA_TOKENS,
 };
