@@ -42,8 +42,11 @@ function leaf(span: MarkedSpan): JsonValue {
       return JSON.parse(text) as string;
     case 'python':
       return text.slice(1, -1).replace(/\\(.)/g, (_, c: string) => PYTHON_ESCAPES[c] ?? `\\${c}`);
-    default:
-      return text.slice('<|"|>'.length, -'<|"|>'.length);
+    default: {
+      // Between a quote token, one `<…>` tag: Gemma 4's `<|"|>`, FunctionGemma's `<escape>`.
+      const quote = text.slice(0, text.indexOf('>') + 1);
+      return text.slice(quote.length, -quote.length);
+    }
   }
 }
 
