@@ -23,13 +23,13 @@ import {
 import { APERTUS_THINKING, APERTUS_WRITTEN, apertus } from './apertus.js';
 import { CLINE_RECOVERIES, CLINE_WRITTEN, clineReader, clineSelfClosingReader } from './cline.js';
 import { DEEPSEEK_WRITTEN, deepseek, deepseekShortened } from './deepseek.js';
-import { DOTS_RECOVERIES, DOTS_WRITTEN, dots } from './dots.js';
 import {
   DEEPSEEK_V41_RECOVERIES,
   DEEPSEEK_V41_WRITTEN,
   deepseekV41,
   deepseekV41Bare,
 } from './deepseek-v41.js';
+import { DOTS_RECOVERIES, DOTS_WRITTEN, dots } from './dots.js';
 import {
   FUNCTIONARY_WRITTEN,
   functionaryFirstCall,
