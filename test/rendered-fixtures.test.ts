@@ -39,7 +39,7 @@ const asTextOrThinking = (result: ReturnType<typeof parse>, text: string) =>
 
 describe('fixtures rendered from real chat templates', () => {
   it('are the checked-in files (npm run fixtures:render writes them)', () => {
-    expect(renderings).toHaveLength(118);
+    expect(renderings).toHaveLength(122);
     for (const r of renderings) {
       const file = new URL(`${r.label}/${r.name}`, RENDERED);
       expect(readFileSync(`${file.pathname}.txt`, 'utf8'), `${r.label}/${r.name}`).toBe(r.text);
