@@ -467,3 +467,54 @@ describe('tagcall run --dialect and --budget', () => {
     expect(bad.status).toBe(2);
   });
 });
+
+// #43 item 3: a call whose body holds text its family cannot read as parameters is no call;
+// the model reads the parser's error, as for any malformed call, and writes it again.
+describe('a call whose arguments cannot be read', () => {
+  const dsml = (name: string, parameters: string) =>
+    `<｜DSML｜function_calls>\n<｜DSML｜invoke name="${name}">\n${parameters}</｜DSML｜invoke>\n</｜DSML｜function_calls>`;
+  const parameter = (key: string, value: string) =>
+    `<｜DSML｜parameter name="${key}" string="true">${value}</｜DSML｜parameter>\n`;
+
+  it('is never run: its error goes back to the model, which writes the call again', async () => {
+    const bad = dsml(
+      'write_to_file',
+      `<parameter name="path">note.txt</｜DSML｜parameter>\n${parameter('content', 'hello')}`,
+    );
+    const good = dsml(
+      'write_to_file',
+      parameter('path', 'note.txt') + parameter('content', 'hello'),
+    );
+    const done = dsml('task_completion', parameter('result', 'written'));
+    const { workspace, toolbox, client, events, onEvent } = await setup({
+      replies: [`I will write it.\n${bad}`, good, done],
+    });
+    const result = await runAgent({
+      model: client,
+      toolbox,
+      task: 'write note.txt',
+      dialect: 'deepseek-dsml',
+      onEvent,
+    });
+    expect(result.status).toBe('completed');
+    const malformed = events.flatMap((e) => (e.type === 'malformed' ? [e] : []));
+    expect(malformed.map((e) => e.errors.map((x) => x.code))).toEqual([['unreadable-arguments']]);
+    // Only the call written again ran: nothing was written from the first reply's call.
+    const results = events.flatMap((e) => (e.type === 'tool-result' ? [e.result] : []));
+    expect(results.map((r) => [r.toolName, r.isError])).toEqual([
+      ['write_to_file', false],
+      ['task_completion', false],
+    ]);
+    expect(readdirSync(workspace)).toEqual(['note.txt']);
+    expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('hello');
+    const seen = toTextProtocol(result.memory.all()).map((m) => m.content);
+    expect(
+      seen.some(
+        (t) =>
+          t.startsWith(
+            'Tool: tool call\nError: the text inside <｜DSML｜invoke> is not its parameters',
+          ) && t.includes('(unreadable-arguments)'),
+      ),
+    ).toBe(true);
+  });
+});

@@ -418,11 +418,12 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     expect(warnings.map((w) => w.code)).toContain('stray-text');
   });
 
-  it('glm: text between </arg_key> and <arg_value> does not drop the argument', () => {
+  it('glm: text between </arg_key> and <arg_value> fails the call, never a dropped argument', () => {
     const text = '<tool_call>f\n<arg_key>k</arg_key> = <arg_value>v</arg_value>\n</tool_call>';
-    const { calls, warnings } = read(text, { dialect: 'glm' });
-    expect(calls[0].arguments).toEqual({ k: 'v' });
-    expect(warnings.map((w) => w.code)).toEqual(['stray-text']);
+    const { calls, errors, text: prose } = read(text, { dialect: 'glm' });
+    expect(calls).toEqual([]);
+    expect(errors.map((e) => e.code)).toEqual(['unreadable-arguments']);
+    expect(prose).toBe(text);
   });
 
   it('mistral: calls quoted in [THINK] … [/THINK] are thinking, the one after it runs', () => {
@@ -433,12 +434,13 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     expect(calls.map((c) => c.toolName)).toEqual(['b']);
   });
 
-  it('<tool>: stray CDATA among the arguments does not swallow the arguments after it', () => {
+  it('<tool>: stray CDATA among the arguments fails the call, its text kept', () => {
     const text =
       '<tool>\n<tool_name>f</tool_name>\n<arguments>\n<<![CDATA[x]]>\n<path>a</path>\n</arguments>\n</tool>\n';
-    const { calls, warnings } = read(text, {});
-    expect(calls[0].arguments).toEqual({ path: 'a' });
-    expect(warnings.map((w) => w.code)).toEqual(['stray-text']);
+    const { calls, errors, text: prose } = read(text, {});
+    expect(calls).toEqual([]);
+    expect(errors.map((e) => e.code)).toEqual(['unreadable-arguments']);
+    expect(prose).toBe(text);
   });
 
   it('llama4: an escaped quote inside a single-quoted Python string does not break the call', () => {

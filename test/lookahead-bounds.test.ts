@@ -92,7 +92,7 @@ const CASES: Record<LookaheadName, BoundCase> = {
       return `<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n${opening(name)}v</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`;
     },
     at: 'call',
-    past: 'warning stray-text',
+    past: 'error unreadable-arguments',
   },
   callName: {
     options: { dialect: 'qwen3-coder' },
@@ -106,7 +106,7 @@ const CASES: Record<LookaheadName, BoundCase> = {
     input: (value, past) =>
       `<tool_call>\n<function=f>\n<parameter=${word(value + (past ? 1 : 0))}>\nv\n</parameter>\n</function>\n</tool_call>`,
     at: 'call',
-    past: 'warning stray-text',
+    past: 'error unreadable-arguments',
   },
   markerBlanks: {
     options: { dialect: 'glm' },
@@ -120,7 +120,7 @@ const CASES: Record<LookaheadName, BoundCase> = {
     input: (value, past) =>
       `<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="k" string="${word(value + (past ? 1 : 0))}">v</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`,
     at: 'call',
-    past: 'warning stray-text',
+    past: 'error unreadable-arguments',
   },
   callId: {
     options: { dialect: 'mistral' },
@@ -133,7 +133,7 @@ const CASES: Record<LookaheadName, BoundCase> = {
     input: (value, past) =>
       `<tool_call>f\n<arg_key>k</arg_key>${blanks(value + (past ? 1 : 0))}<arg_value>v</arg_value>\n</tool_call>`,
     at: 'call',
-    past: 'warning stray-text',
+    past: 'error unreadable-arguments',
   },
   leadingBlanks: {
     options: { dialect: 'auto' },

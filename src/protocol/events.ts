@@ -37,7 +37,8 @@ export type ParseErrorCode =
   | 'missing-tool-name'
   | 'invalid-json'
   | 'max-call-bytes-exceeded'
-  | 'max-depth-exceeded';
+  | 'max-depth-exceeded'
+  | 'unreadable-arguments';
 
 /** Machine-readable codes of `warning` events: the input was read, but not as written. */
 export type ParseWarningCode =

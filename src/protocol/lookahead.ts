@@ -65,15 +65,15 @@ export const LOOKAHEAD = Object.freeze({
       'blanks and newlines between a candidate closing tag of a markup dialect and what confirms it (fewer than this)',
     past: 'text',
     pastMeans:
-      "the closing tag is the value's text (the element may then end unclosed, `unclosed-element`)",
+      "the closing tag is the value's text; if the value then ends unclosed, the call fails (`unreadable-arguments`)",
   }),
   openingTag: row({
     value: 640,
     bounds:
       'a partial opening tag of a markup dialect (`<invoke name="…">`), held while it may still match, at most',
-    past: 'warning',
+    past: 'error',
     pastMeans:
-      "it is no opening: a parameter's is stray text (`stray-text`), a call's fails with `missing-tool-name`",
+      "it is no opening: a parameter's fails the call (`unreadable-arguments`), a call's fails with `missing-tool-name`",
   }),
   callName: row({
     value: 256,
@@ -86,8 +86,8 @@ export const LOOKAHEAD = Object.freeze({
     value: 256,
     bounds:
       'a parameter\'s name written in a declared marker, at most: `<parameter=NAME>`, `<parameter name="NAME">`, GLM\'s `<arg_key>NAME</arg_key>` (and which keys the grammars write there)',
-    past: 'warning',
-    pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
+    past: 'error',
+    pastMeans: 'the parameter is not read: the call fails (`unreadable-arguments`)',
   }),
   markerBlanks: row({
     value: 64,
@@ -99,8 +99,8 @@ export const LOOKAHEAD = Object.freeze({
   markerFlag: row({
     value: 16,
     bounds: 'the value of DSML\'s `string="…"` attribute on a parameter, at most',
-    past: 'warning',
-    pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
+    past: 'error',
+    pastMeans: 'the parameter is not read: the call fails (`unreadable-arguments`)',
   }),
   callId: row({
     value: 256,
@@ -110,9 +110,9 @@ export const LOOKAHEAD = Object.freeze({
   }),
   keyValueGap: row({
     value: 256,
-    bounds: "GLM's text between `</arg_key>` and `<arg_value>`, at most",
-    past: 'warning',
-    pastMeans: 'the parameter is not read: its text is stray (`stray-text`)',
+    bounds: "GLM's blanks between `</arg_key>` and `<arg_value>`, at most",
+    past: 'error',
+    pastMeans: 'the parameter is not read: the call fails (`unreadable-arguments`)',
   }),
   leadingBlanks: row({
     value: 256,

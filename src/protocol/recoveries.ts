@@ -7,7 +7,6 @@ import type { ParseWarningCode } from './events.js';
  */
 export const RECOVERY_VALUES = {
   // Markup: a call's children, its elements and its closes.
-  'stray-text': [],
   'stray-in-opening': [],
   // Filled in where the family declares its openings: which tag's name was quoted.
   'quoted-name': ['tag'],

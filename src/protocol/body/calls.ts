@@ -35,7 +35,11 @@ interface OpenCall {
   arguments: ToolArguments;
 }
 
-type FailureCode = 'missing-tool-name' | 'invalid-json' | 'max-depth-exceeded';
+type FailureCode =
+  | 'missing-tool-name'
+  | 'invalid-json'
+  | 'max-depth-exceeded'
+  | 'unreadable-arguments';
 
 const NAME_KEYS = new Set(['name', 'tool_name']);
 const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
@@ -516,6 +520,16 @@ export class CallBuilder implements ValueEvents {
       return;
     }
     const written = this.#nameKeyed ? fields[call.name] : (fields.arguments ?? fields.parameters);
+    if (written === undefined) {
+      // Every family's template writes the key, `{}` for a tool that takes none: without it the
+      // call's arguments are wherever the model put them, and it must not run without them.
+      this.#fail(
+        'unreadable-arguments',
+        `the call has no "${this.#argumentsKey}"; write {"name": "${call.name}", "${this.#argumentsKey}": {…}}, {} when the tool takes none`,
+        call.at,
+      );
+      return;
+    }
     const args = typeof written === 'string' ? call.innerArguments : written;
     if (args !== undefined && args !== null && !isObject(args)) {
       this.#fail('invalid-json', '"arguments" must be an object', end);

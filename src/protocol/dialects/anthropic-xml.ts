@@ -50,6 +50,7 @@ export function invokeForm(
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `${invoke}> needs a name: ${invoke} name="tool_name">`,
+      unreadable: `the text inside ${invoke}> is not its parameters; write each argument as ${parameter} name="key">value</${prefix}parameter>, with nothing else between them`,
     },
     parameter: {
       opening: {

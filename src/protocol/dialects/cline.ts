@@ -33,6 +33,7 @@ function clineForm(toolName: string, opening: Opening): MarkupForm {
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `write the call as ${open}`,
+      unreadable: `the text inside ${open} is not its parameters; write each argument as <key>value</key>, with nothing else between them`,
     },
     parameter: {
       // Every child element of a Cline tool is a parameter.

@@ -30,27 +30,19 @@ const BLANKS = LOOKAHEAD.markerBlanks.value;
 
 /** What a form written as GLM's recovers from, in its own markers' words. */
 export function pairRecoveries(m: PairMarkers) {
-  return {
-    ...literalRecoveries(
-      `${m.call} was not closed with ${m.callClose}`,
-      `${m.value || m.keyClose} was not closed with ${m.valueClose}`,
-    ),
-    'stray-in-opening': recoveryRow(
-      'stray-text',
-      `text between ${m.keyClose} and ${m.value} is ignored`,
-    ),
-  };
+  return literalRecoveries(
+    `${m.call} was not closed with ${m.callClose}`,
+    `${m.value || m.keyClose} was not closed with ${m.valueClose}`,
+  );
 }
 
-const { 'stray-in-opening': STRAY_IN_OPENING, ...GLM_LITERAL } = pairRecoveries(GLM_MARKERS);
 export const GLM_RECOVERIES = {
-  ...GLM_LITERAL,
+  ...pairRecoveries(GLM_MARKERS),
   /** What GLM's readers say of `\n` written as two characters between its tags. */
   'escaped-text': recoveryRow(
     'stray-text',
     'literal \\n escapes stand between the tags (a reply logged escaped, as in a JSON string); read as newlines, and its values unescaped',
   ),
-  'stray-in-opening': STRAY_IN_OPENING,
 };
 const ESCAPED = GLM_RECOVERIES['escaped-text'];
 /** A call's name followed by `\\n` (or `\\t`, `\\r`) written as two characters. */
@@ -79,8 +71,11 @@ export function pairsForm(
     m.value,
   ].map(literally);
   const afterName = escaped ? String.raw`(?:[ \t]|\\[nrt])` : String.raw`[ \t]`;
-  // Between the key's close and the value's opening (none where the close opens the value).
-  const gap = `([^<]{0,${LOOKAHEAD.keyValueGap.value}})${value}`;
+  // Between the key's close and the value's opening (none where the close opens the value):
+  // blanks, or escaped blanks in a reply logged escaped. Any other text there makes no
+  // parameter: the call cannot read it, and fails.
+  const gapBlank = escaped ? String.raw`(?:\s|\\[nrt])` : String.raw`\s`;
+  const gap = `(${gapBlank}{0,${LOOKAHEAD.keyValueGap.value}})${value}`;
   return {
     format,
     tags: 'literal',
@@ -105,6 +100,7 @@ export function pairsForm(
       closeInValue: 'next-call',
       reopenFails: false,
       unnamed: `write the call as ${m.call}name, then ${m.key}…${m.keyClose}${m.value}…${m.valueClose}`,
+      unreadable: `the text inside ${m.call} is not its arguments; write each as ${m.key}key${m.keyClose}, a newline, ${m.value}value${m.valueClose}, with nothing else between them`,
     },
     parameter: {
       opening: {
@@ -114,17 +110,11 @@ export function pairsForm(
           `${key}([^<]{1,${LOOKAHEAD.parameterName.value}})${keyClose}${m.value === '' ? '' : gap}`,
           'y',
         ),
-        // Between the key's close and the value's opening: blanks, escaped blanks (a reply
-        // logged escaped), or text that does not belong there.
-        ...(m.value !== '' && {
-          stray: [
-            { when: { group: 2, test: /^\s*$/ }, recovery: null },
-            ...(escaped
-              ? [{ when: { group: 2, test: /^(?:\s|\\[nrt])*$/ }, recovery: ESCAPED }]
-              : []),
-            { recovery: recoveries['stray-in-opening'] },
-          ],
-        }),
+        // Escaped blanks between the key's close and the value's opening: a reply logged escaped.
+        ...(m.value !== '' &&
+          escaped && {
+            stray: [{ when: { group: 2, test: /^\s*$/ }, recovery: null }, { recovery: ESCAPED }],
+          }),
         ...(escaped && { escaped: { group: 2, test: /^(?=[\s\S]*\\[nrt])(?:\s|\\[nrt])*$/ } }),
       },
       close: m.valueClose,

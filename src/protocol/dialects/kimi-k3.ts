@@ -43,6 +43,7 @@ const FORM: MarkupForm = {
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: `${CALL}${SEP} needs a tool: ${CALL} tool="tool_name" index="1"${SEP}`,
+    unreadable: `the text inside ${CALL}${SEP} is not its arguments; write each as ${ARGUMENT} key="key" type="string"${SEP}value${ARGUMENT_CLOSE}, with nothing else between them`,
   },
   parameter: {
     // `<|open|>argument key="k" type="string"<|sep|>`: the type is the value's JSON type;

@@ -60,6 +60,8 @@ export const QWEN3_CODER_FORM: MarkupForm = {
     closeInValue: 'next-call',
     reopenFails: false,
     unnamed: 'write the function as <function=name>',
+    unreadable:
+      'the text inside <function=…> is not its parameters; write each argument as <parameter=key>value</parameter>, with nothing else between them',
   },
   parameter: {
     opening: quotedOr('parameter', LOOKAHEAD.parameterName.value),

@@ -16,7 +16,6 @@ const UNCLOSED_CALL_AT_END = row(
 
 /** Every markup form's: its children, its elements and its block. */
 export const MARKUP_RECOVERIES = {
-  'stray-text': row('stray-text', 'text between the elements of a tool block is ignored'),
   'unclosed-element': row(
     'unclosed-element',
     '<{name}> was not closed before an enclosing closing tag',

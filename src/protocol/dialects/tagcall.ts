@@ -61,6 +61,8 @@ export const TAGCALL_FORM: MarkupForm = {
     closeInValue: 'line-end',
     reopenFails: true,
     unnamed: 'the <tool> block has no <tool_name>; name the tool to call',
+    unreadable:
+      'the text inside the <tool> block is not its arguments; write each argument as an element inside <arguments>…</arguments>, with no other text in the block',
   },
   fields: FIELDS,
   container: CONTAINER,

@@ -7,7 +7,7 @@ import {
   Streamed,
   waitedAt,
 } from '../block.js';
-import { Char, isHighSurrogate, isWhitespace } from '../chars.js';
+import { Char, isHighSurrogate } from '../chars.js';
 import { END_OF_INPUT } from '../end-of-input.js';
 import { LITERAL, NEED_MORE, readEntity } from '../entities.js';
 import type { ArgumentPath, CallFormat, ParseErrorCode, ToolArguments } from '../events.js';
@@ -28,7 +28,16 @@ import {
   type OpeningTag,
   openingsOf,
 } from './form.js';
-import { endsAtLineStart, type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
+import {
+  endsAtLineStart,
+  type MarkupShape,
+  type OpenCall,
+  State,
+  skipCallBlanks,
+  TEXT,
+  wait,
+} from './shape.js';
+import { failUnreadable, stepDrain, UnreadableCall, unreadableAt } from './unreadable.js';
 import type { StreamedValue } from './value-text.js';
 
 const BETWEEN_CALLS = END_OF_INPUT['markup-between-calls'];
@@ -83,7 +92,8 @@ export class MarkupCore implements BlockStream {
   readonly tree: ArgumentsTree;
   /** The tree holds this call's arguments (it is started on their first element). */
   treeOpen = false;
-  #strayWarned = false;
+  /** What made the open call unreadable, if anything did (markup/unreadable.ts). */
+  readonly unreadableCall = new UnreadableCall();
   /** Only blanks since the last newline (or the value's start): a reopening here counts. */
   lineStart = true;
   /** The open value's text as its form reads it (literal forms), and where it began. */
@@ -131,6 +141,7 @@ export class MarkupCore implements BlockStream {
     this.#closed = null;
     this.failed = null;
     this.#owing = false;
+    this.unreadableCall.reset();
     this.#clearCall();
   }
 
@@ -176,6 +187,8 @@ export class MarkupCore implements BlockStream {
         return this.#stepValue(i);
       case State.Trailer:
         return stepTrailer(this, i);
+      case State.Drain:
+        return stepDrain(this, i);
       case State.Done:
       case State.Failed:
         return wait(i);
@@ -314,7 +327,7 @@ export class MarkupCore implements BlockStream {
     this.args = null;
     this.escaped = false;
     this.treeOpen = false;
-    this.#strayWarned = false;
+    this.unreadableCall.clearCall();
     this.value = null;
     this.#deltaPath = null;
     this.#deltaText = '';
@@ -353,6 +366,10 @@ export class MarkupCore implements BlockStream {
     const call = this.call as OpenCall;
     if (call.name === '') {
       this.fail('missing-tool-name', this.form.call.unnamed, this.#closedEndOf(end));
+      return;
+    }
+    if (this.unreadableCall.swallowedAt !== -1) {
+      failUnreadable(this, this.unreadableCall.swallowedAt);
       return;
     }
     this.#flushDelta();
@@ -429,27 +446,11 @@ export class MarkupCore implements BlockStream {
   #stepInCall(i: number): number {
     const s = this.s;
     const n = s.length;
-    let k = i;
-    while (k < n && isWhitespace(s.charCodeAt(k))) k++;
+    const k = skipCallBlanks(s, i, this.escaped);
+    if (k === -1) return this.final ? unreadableAt(this, n - 1) : wait(n - 1);
     if (k > i) this.lineStart = this.lineStart || endsAtLineStart(s, i, k, false);
     if (k >= n) return this.final ? this.endOfInput(n) : wait(k);
     return this.shape.inCall(k);
-  }
-
-  /** Stray text at `k` where a call's children stand: a warning, and it is skipped to a `<`. */
-  strayText(k: number): number {
-    const s = this.s;
-    this.stray(k);
-    const lt = s.indexOf('<', k);
-    const end = lt === -1 ? s.length : lt;
-    this.lineStart = endsAtLineStart(s, k, end, false);
-    return end;
-  }
-
-  stray(k: number): void {
-    if (this.#strayWarned) return;
-    this.#strayWarned = true;
-    this.recover('stray-text', this.offset + k);
   }
 
   // --- A value's text, and elements closed. ---
@@ -472,6 +473,7 @@ export class MarkupCore implements BlockStream {
   closeValueText(): void {
     const rest = (this.value as StreamedValue).close();
     if (rest !== '') this.tree.text(rest);
+    this.unreadableCall.valueEnded(false);
     // An empty value is still a string: the tree decided it at open.
     this.tree.close();
     this.value = null;
@@ -484,6 +486,8 @@ export class MarkupCore implements BlockStream {
    */
   closeTo(depth: number, at: number, ending: string): void {
     const tree = this.tree;
+    // The innermost value ends here: unclosed when it is deeper than `depth`.
+    this.unreadableCall.valueEnded(tree.depth > depth);
     while (tree.depth > depth) {
       if (this.value !== null) {
         this.recover('unclosed-value', this.valueAt, { ending });
@@ -570,9 +574,11 @@ export class MarkupCore implements BlockStream {
     if (this.#completeButOpen()) {
       // A server stripped its stop token, or a stop sequence ended the reply: the call, with
       // every value closed (and the arguments' container where the form has one), is a call.
-      this.recover(CALL_COMPLETE.recovery, end, { close: this.form.call.close });
+      if (this.unreadableCall.swallowedAt === -1)
+        this.recover(CALL_COMPLETE.recovery, end, { close: this.form.call.close });
       this.closeCall(end);
-      if (this.state !== State.Failed) {
+      // Unless it failed, or drains what is left (`stepDrain` decides that at once).
+      if (this.state !== State.Failed && this.state !== State.Drain) {
         this.endClosed(end);
         this.state = State.Done;
       }

@@ -78,7 +78,6 @@ export type ParameterClose = string | { before: string; after: string };
 
 /** Recoveries of every markup form: its calls, blocks and values, and the input's end. */
 export const MARKUP_CORE_KINDS = [
-  'stray-text',
   'unclosed-element',
   'unclosed-block',
   'unclosed-block-at-end',
@@ -149,6 +148,11 @@ export interface MarkupForm {
      */
     reopenFails: boolean;
     unnamed: string;
+    /**
+     * The message when text inside a call is none of its parameters (a parameter's marker
+     * missing or wrong, prose between parameters): the call fails, `unreadable-arguments`.
+     */
+    unreadable: string;
   };
   /** Child elements of the call that name it: the tool's and its server's. */
   fields?: { tool: string; server: string };

@@ -5,6 +5,7 @@ import { confirmsBlockCloseInValue, confirmsCallClose, confirmsParameterClose } 
 import type { MarkupCore } from './core.js';
 import { closeOf, keyOf, LITERAL_FORM_KINDS, type ValueTexts, valueTextOf } from './form.js';
 import { endsAtLineStart, type MarkupShape, State, TEXT, wait } from './shape.js';
+import { unreadableAt } from './unreadable.js';
 import { StreamedValue } from './value-text.js';
 
 /**
@@ -55,13 +56,16 @@ export class LiteralTags implements MarkupShape {
     );
   }
 
-  /** Between a call's children: a parameter, the call's close, or the next call or block. */
+  /**
+   * Between a call's children: a parameter, the call's close, or the next call or block (this
+   * one left open). Anything else is text the call cannot read as its parameters: it fails.
+   */
   inCall(lt: number): number {
     const core = this.#core;
     const s = core.s;
-    if (s.charCodeAt(lt) !== Char.Lt) return core.strayText(lt);
+    if (s.charCodeAt(lt) !== Char.Lt) return unreadableAt(core, lt);
     const final = core.final;
-    const { call, parameter, wrapper } = core.form;
+    const { call, wrapper } = core.form;
     const opening = core.openings.parameter(s, lt, final);
     if (opening === 'partial') return wait(lt);
     if (opening !== null) {
@@ -73,13 +77,12 @@ export class LiteralTags implements MarkupShape {
     const close = startsWithAt(s, lt, call.close);
     if (close === null && !final) return this.#waitLiteral(call.close, lt);
     if (close === true) {
+      // Between children the call's close is the call's, whatever follows it (in a wrapper,
+      // text after it stands between calls).
       const end = lt + call.close.length;
-      const confirmed = confirmsCallClose(s, end, final, core.form, false);
-      if (confirmed === null) return wait(lt);
-      if (confirmed) {
-        core.closeCall(core.offset + end);
-        return end;
-      }
+      if (confirmsCallClose(s, end, final, core.form, false) === null) return wait(lt);
+      core.closeCall(core.offset + end);
+      return end;
     }
     if (wrapper !== null) {
       const blockClose = startsWithAt(s, lt, wrapper.close);
@@ -89,21 +92,18 @@ export class LiteralTags implements MarkupShape {
         core.closeCall(core.offset + lt);
         return lt;
       }
-      if (core.lineStart) {
-        const next = core.openings.call(s, lt, final);
-        if (next === 'partial') return wait(lt);
-        const block = startsWithAt(s, lt, wrapper.open);
-        if (block === null && !final) return wait(lt);
-        // The next call, or a new block: this call (and block) was left open.
-        if (next !== null || block === true) {
-          this.#warnUnclosedCall(`the next ${next !== null ? call.start : wrapper.open}`, lt);
-          core.closeCall(core.offset + lt);
-          return lt;
-        }
+      const next = core.openings.call(s, lt, final);
+      if (next === 'partial') return wait(lt);
+      const block = startsWithAt(s, lt, wrapper.open);
+      if (block === null && !final) return wait(lt);
+      // The next call, or a new block: this call (and block) was left open.
+      if (next !== null || block === true) {
+        this.#warnUnclosedCall(`the next ${next !== null ? call.start : wrapper.open}`, lt);
+        core.closeCall(core.offset + lt);
+        return lt;
       }
     }
-    core.lineStart = false;
-    return lt + 1;
+    return unreadableAt(core, lt);
   }
 
   /**
@@ -166,20 +166,24 @@ export class LiteralTags implements MarkupShape {
         core.state = State.InCall;
         return end;
       }
+      core.unreadableCall.ownClose(core.offset + end);
     }
-    if (endsAtLineStart(s, from, lt, core.lineStart)) {
-      // A parameter's or a new block's opening on a line of its own: the value was left open.
-      for (const opening of [parameter.reopens, wrapper?.open]) {
+    const lineStart = endsAtLineStart(s, from, lt, core.lineStart);
+    if (lineStart || core.unreadableCall.ownClosePending) {
+      // A parameter's or a new block's opening on a line of its own, or a parameter's anywhere
+      // after the value's own close written in it: the value was left open.
+      for (const opening of lineStart ? [parameter.reopens, wrapper?.open] : [parameter.reopens]) {
         if (opening == null) continue;
         const opens = startsWithAt(s, lt, opening);
         if (opens === null && !final) return core.valueWait(from, lt);
         if (opens !== true) continue;
-        if (opening === parameter.reopens && form.repeated === 'warn') {
+        if (opening === parameter.reopens && (form.repeated === 'warn' || !lineStart)) {
           // A parameter the call already has, opened inside a value, is the value's text (code
-          // that writes the format: a file that holds a parameter's opening), not a left-open value.
+          // that writes the format: a file that holds a parameter's opening), not a left-open
+          // value; mid-line, only a whole opening counts.
           const tag = core.openings.parameter(s, lt, final);
           if (tag === 'partial') return core.valueWait(from, lt);
-          if (tag !== null && core.tree.has(keyOf(form.key, tag.name))) continue;
+          if (tag === null ? !lineStart : core.tree.has(keyOf(form.key, tag.name))) continue;
         }
         return this.#leaveValue(from, lt, `the next ${opening}`, lt);
       }

@@ -1,3 +1,4 @@
+import { isWhitespace } from '../chars.js';
 import type { MarkupRecoveryKind } from './form.js';
 /**
  * What the shared markup reader (markup/core.ts) and the shapes of a form's tags
@@ -24,6 +25,11 @@ export enum State {
   JsonTail = 9,
   Done = 10,
   Failed = 11,
+  /**
+   * A call of the block could not be read (`unreadable-arguments`): the rest of the block, up
+   * to its close, is no call either, and the block fails there.
+   */
+  Drain = 12,
 }
 
 /** `run`'s steps answer as every block stream's do (block.ts). */
@@ -69,4 +75,21 @@ export function endsAtLineStart(s: string, from: number, to: number, before: boo
     if (c !== 0x20 && c !== 0x09) return false;
   }
   return before;
+}
+
+/**
+ * Where `s` goes on past the blanks from `from` (its length when it ends in them); in a call
+ * logged escaped, `\n`, `\r` and `\t` written as two characters are blanks too. -1 when it
+ * ends in a backslash that may begin one.
+ */
+export function skipCallBlanks(s: string, from: number, escaped: boolean): number {
+  const n = s.length;
+  let k = from;
+  for (;;) {
+    while (k < n && isWhitespace(s.charCodeAt(k))) k++;
+    if (!escaped || k >= n || s.charCodeAt(k) !== 0x5c) return k;
+    if (k + 1 >= n) return -1;
+    if (!'nrt'.includes(s[k + 1])) return k;
+    k += 2;
+  }
 }

@@ -10,6 +10,7 @@ import type { MarkupCore } from './core.js';
 import { XML_FORM_KINDS } from './form.js';
 import { JsonFormBody, JsonFormEnd } from './json-form.js';
 import { type MarkupShape, type OpenCall, State, TEXT, wait } from './shape.js';
+import { unreadableAt } from './unreadable.js';
 
 /**
  * A call written as XML elements (`MarkupForm.tags` 'xml'): tags read by name, the fields that
@@ -91,7 +92,7 @@ export class XmlElements implements MarkupShape {
       return k;
     }
     this.#sawChild = true;
-    return core.strayText(k);
+    return unreadableAt(core, k);
   }
 
   #tagInCall(lt: number): number {
@@ -101,10 +102,7 @@ export class XmlElements implements MarkupShape {
     const form = core.form;
     const at = core.offset + lt;
     this.#sawChild = true;
-    if (tag.kind === TagKind.None) {
-      core.stray(lt);
-      return lt + 1;
-    }
+    if (tag.kind === TagKind.None) return unreadableAt(core, lt);
     if (tag.kind === TagKind.Close) {
       // The arguments' close after arguments written outside them closes what they implied.
       if (tag.name === form.container && this.#implied) {
@@ -255,15 +253,14 @@ export class XmlElements implements MarkupShape {
         core.state = State.Value;
         return i;
       }
-      core.stray(i);
-      const next = s.indexOf('<', i);
-      return next === -1 ? n : next;
+      return unreadableAt(core, i);
     }
     const cdata = startsWithAt(s, i, CDATA_OPEN);
     if (cdata === null && !core.final) return this.#waitCdata(i);
     if (cdata === true) {
-      if (top.kind === FrameKind.Undecided) tree.text('');
-      else core.stray(i);
+      // CDATA among elements holds text no argument is: the call cannot read it.
+      if (top.kind !== FrameKind.Undecided) return unreadableAt(core, i);
+      tree.text('');
       core.state = State.Cdata;
       return i + CDATA_OPEN.length;
     }
@@ -278,10 +275,9 @@ export class XmlElements implements MarkupShape {
       case TagKind.Close:
         return this.#closeInChildren(i, tag);
       default:
-        if (top.kind === FrameKind.Undecided) {
-          tree.text('<');
-          core.state = State.Value;
-        } else core.stray(i);
+        if (top.kind !== FrameKind.Undecided) return unreadableAt(core, i);
+        tree.text('<');
+        core.state = State.Value;
         return i + 1;
     }
   }
@@ -388,7 +384,10 @@ export class XmlElements implements MarkupShape {
     }
     const confirmed = confirmsElementClose(s, end, final, form, tree, depth, core.pending);
     if (confirmed === null) return core.valueWait(from, lt);
-    if (!confirmed) return TEXT;
+    if (!confirmed) {
+      if (depth === tree.depth) core.unreadableCall.ownClose(core.offset + end);
+      return TEXT;
+    }
     core.writeValue(s.slice(from, lt));
     if (depth === 0) {
       this.#endArguments(core.offset + lt);
@@ -450,9 +449,7 @@ export class XmlElements implements MarkupShape {
       this.#finishJson(core.offset + i);
       return i + close.length;
     }
-    core.stray(i);
-    const next = s.indexOf('<', i + 1);
-    return next === -1 ? n : next;
+    return unreadableAt(core, i);
   }
 
   #finishJson(closeAt: number): void {
