@@ -2,7 +2,7 @@ import type { BlockFailure } from '../block.js';
 import { Char } from '../chars.js';
 import type { ParseErrorCode } from '../events.js';
 import { startsWithAt } from '../tag.js';
-import type { MarkupForm } from './form.js';
+import type { FormOpenings, MarkupForm } from './form.js';
 import { State, wait } from './shape.js';
 
 /**
@@ -56,6 +56,7 @@ interface Reader {
   readonly offset: number;
   readonly final: boolean;
   readonly form: MarkupForm;
+  readonly openings: FormOpenings;
   readonly unreadableCall: UnreadableCall;
   state: State;
   fail(code: ParseErrorCode, message: string, offset: number): BlockFailure;
@@ -63,15 +64,27 @@ interface Reader {
 }
 
 /**
- * Text at `k` among a call's children that is none of them: the call fails there. A tag cut
- * short by the input's end is the block cut short instead (row 'markup-cut').
+ * Text at `k` among a call's children that is none of them: the call fails there. A tag or
+ * marker cut short by the input's end is the block cut short instead (row 'markup-cut').
  */
 export function unreadableAt(core: Reader, k: number): number {
-  const s = core.s;
-  if (core.final && s.charCodeAt(k) === Char.Lt && s.indexOf('>', k) === -1)
-    return core.endOfInput(s.length);
+  if (core.final && cutShort(core, k)) return core.endOfInput(core.s.length);
   failUnreadable(core, core.offset + k);
   return k;
+}
+
+/** Whether the text from `k` to the input's end may be the start of a tag or a marker the form reads. */
+function cutShort(core: Reader, k: number): boolean {
+  const s = core.s;
+  if (s.charCodeAt(k) === Char.Lt && s.indexOf('>', k) === -1) return true;
+  const { call, wrapper } = core.form;
+  return (
+    core.openings.parameter(s, k, false) === 'partial' ||
+    core.openings.call(s, k, false) === 'partial' ||
+    [call.close, wrapper?.open, wrapper?.close].some(
+      (marker) => marker !== undefined && startsWithAt(s, k, marker) === null,
+    )
+  );
 }
 
 /**
