@@ -37,6 +37,18 @@ describe('tagcall parse', () => {
     });
   });
 
+  it("shows a family's answer markers apart from the text, at their offsets", () => {
+    const input = '<|START_RESPONSE|>Hello.<|END_RESPONSE|>';
+    const { code, stdout } = tagcall(['parse', '--dialect', 'command-r7b'], input);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.text).toBe('Hello.');
+    expect(out.markers).toEqual([
+      { text: '<|START_RESPONSE|>', offset: 0 },
+      { text: '<|END_RESPONSE|>', offset: 24 },
+    ]);
+  });
+
   it('reads files and prints one NDJSON record per call, error and warning', () => {
     const { code, stdout } = tagcall([
       'parse',

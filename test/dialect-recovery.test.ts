@@ -75,13 +75,19 @@ describe('a special token opens a call anywhere in a line', () => {
     expect(read(qwenMidLine, qwen).calls).toMatchObject([{ toolName: 'ls' }]);
   });
 
-  it('Kimi K3: only <|open|>tools<|sep|> opens calls; <|open|> and its other channels are text', () => {
+  it('Kimi K3: only <|open|>tools<|sep|> opens calls; <|open|> and a call tag outside a block are text, its response channel answer markers', () => {
     const channels =
       'Write <|open|> then a tag. <|open|>response<|sep|>Done.<|close|>response<|sep|><|open|>call tool="f"<|sep|><|close|>call<|sep|>';
+    const channelsText =
+      'Write <|open|> then a tag. Done.<|open|>call tool="f"<|sep|><|close|>call<|sep|>';
     const call =
       'On it.<|open|>tools<|sep|><|open|>call tool="ls" index="1"<|sep|><|open|>argument key="path" type="string"<|sep|>src<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> Then more.';
     for (const dialect of ['kimi-k3', 'auto'] as const) {
-      expect(read(channels, { dialect })).toMatchObject({ calls: [], errors: [], text: channels });
+      expect(read(channels, { dialect })).toMatchObject({
+        calls: [],
+        errors: [],
+        text: channelsText,
+      });
       const { calls, text } = read(call, { dialect });
       expect(calls).toMatchObject([{ toolName: 'ls', arguments: { path: 'src' } }]);
       expect(text).toBe('On it. Then more.');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, type ParseOptions, type ParserEvent, parse } from './support/all.js';
 import { feedChunks } from './support/chunk.js';
 import {
+  DIALECT_TOKENS,
   delimiterSoupArbitrary,
   dialectSoupArbitrary,
   documentArbitrary,
@@ -10,8 +11,9 @@ import {
 import { parserFixtures } from './support/fixtures.js';
 
 /**
- * The input with every call and thinking block cut out: what the text events must add up to.
- * Failed blocks are not cut: their raw text is given back as text.
+ * The input with every call, thinking block and answer marker cut out: what the text events
+ * must add up to. Failed blocks are not cut: their raw text is given back as text. A marker is
+ * the input's text at its offset.
  */
 function expectedText(input: string, events: readonly ParserEvent[]): string {
   const spans: Array<[number, number]> = [];
@@ -20,6 +22,10 @@ function expectedText(input: string, events: readonly ParserEvent[]): string {
     if (event.type === 'tool-end') spans.push([event.call.start, event.call.end]);
     if (event.type === 'thinking-start') thinkingStart = event.offset;
     if (event.type === 'thinking-end') spans.push([thinkingStart, event.offset]);
+    if (event.type === 'marker') {
+      expect(input.slice(event.offset, event.offset + event.text.length)).toBe(event.text);
+      spans.push([event.offset, event.offset + event.text.length]);
+    }
   }
   spans.sort((a, b) => a[0] - b[0]);
   let out = '';
@@ -43,7 +49,7 @@ function checkAccounting(input: string, options: ParseOptions = {}): void {
   }
 }
 
-describe('bad input: never throws, and every character ends up in text, a call or thinking', () => {
+describe('bad input: never throws, and every character ends up in text, a call, thinking or a marker', () => {
   it('holds for every fixture', () => {
     for (const fixture of parserFixtures()) checkAccounting(fixture.text);
   });
@@ -86,6 +92,39 @@ describe('bad input: never throws, and every character ends up in text, a call o
         fc.property(dialectSoupArbitrary, (text) => checkAccounting(text, options)),
         { numRuns: 600 },
       );
+    });
+
+  // The families' answer markers, whole and cut, among the other families' delimiters: each
+  // marker is counted (expectedText cuts it at its offset) and the rest is text.
+  const markerSoup = fc
+    .array(
+      fc.constantFrom(
+        ...DIALECT_TOKENS,
+        '<|START_RESPONSE|>',
+        '<|END_RESPONSE|>',
+        '<|START_RESP',
+        '<|open|>response<|sep|>',
+        '<|close|>response<|sep|>',
+        '<|close|>message<|sep|>',
+        '<|close|>mess',
+        '<|open|>tools<|sep|><|open|>call tool="read_file" index="1"<|sep|>',
+        '<|close|>call<|sep|><|close|>tools<|sep|>',
+      ),
+      { maxLength: 40 },
+    )
+    .map((pieces) => pieces.join(''));
+  for (const dialect of ['command-r7b', 'kimi-k3', 'auto'] as const)
+    it(`holds with answer markers in the ${dialect} dialect, and counts them`, () => {
+      const options: ParseOptions = { dialect, toolNames: ['read_file'] };
+      let markers = 0;
+      fc.assert(
+        fc.property(markerSoup, (text) => {
+          checkAccounting(text, options);
+          markers += parse(text, options).markers?.length ?? 0;
+        }),
+        { numRuns: 600 },
+      );
+      expect(markers).toBeGreaterThan(0);
     });
 
   it('never throws with tiny limits either', () => {

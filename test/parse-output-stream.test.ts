@@ -32,6 +32,7 @@ function expectedJson(result: ParseResult): string {
     })),
     warnings: result.warnings.map((w) => ({ code: w.code, message: w.message, offset: w.offset })),
     errors: result.errors.map((e) => ({ code: e.code, message: e.message, offset: e.offset })),
+    ...(result.markers !== undefined && { markers: result.markers }),
   };
   return `${JSON.stringify(shape, null, 2)}\n`;
 }

@@ -51,7 +51,7 @@ class SpooledArray {
 
 /**
  * One reply as the JSON object `tagcall parse --format json` prints (keys `text`, `thinking`,
- * `calls`, `warnings`, `errors`, two-space indent), byte for byte what `JSON.stringify` of the
+ * `calls`, `warnings`, `errors`, and `markers` when it has some, two-space indent), byte for byte what `JSON.stringify` of the
  * folded result gives, written as the reply streams: `text` goes out as it is read, and what
  * follows it in the object waits in spools (memory up to a few MiB, then a temporary file), so a
  * reply of any size costs bounded memory.
@@ -65,6 +65,7 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
   const calls = new SpooledArray();
   const warnings = new SpooledArray();
   const errors = new SpooledArray();
+  const markers = new SpooledArray();
   let thought: Spool | null = null;
   const startThought = (): Spool => {
     const spool = thinking.next();
@@ -105,6 +106,9 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
         case 'error':
           errors.item({ code: event.code, message: event.message, offset: event.offset });
           break;
+        case 'marker':
+          markers.item({ text: event.text, offset: event.offset });
+          break;
       }
     },
     flush: () => pending.flush(),
@@ -116,14 +120,16 @@ export function createJsonReplyWriter(out: NodeJS.WritableStream): ReplyWriter {
           [thinking, 'calls'],
           [calls, 'warnings'],
           [warnings, 'errors'],
-          [errors, null],
+          // `markers` only when the reply had one, as in the folded result.
+          [errors, markers.count > 0 ? 'markers' : null],
+          ...(markers.count > 0 ? ([[markers, null]] as const) : []),
         ] as const) {
           await array.drainTo(out);
           pending.write(key === null ? '\n}\n' : `,\n  "${key}": `);
           await pending.flush();
         }
       } finally {
-        for (const array of [thinking, calls, warnings, errors]) array.spool.discard();
+        for (const array of [thinking, calls, warnings, errors, markers]) array.spool.discard();
       }
     },
   };

@@ -162,6 +162,13 @@ export type BlockResult =
 /** Thinking a family writes between two tags: its opening (at a line start) and its close. */
 export type ThinkingTags = readonly [open: string, close: string];
 
+/**
+ * The special tokens a family writes around its answer (Command R7B's `<|START_RESPONSE|>` and
+ * `<|END_RESPONSE|>`): structure, as its thinking tags are, read anywhere outside blocks and
+ * fences by its dialect and by `auto`, each told as a `marker` event and left out of the text.
+ */
+export type AnswerMarkers = readonly string[];
+
 /** A block read by one form: a markup form's engine, or the body engine's. */
 export type StreamForm = { markup: MarkupForm } | { body: BodyForm };
 

@@ -33,7 +33,23 @@ type StreamMaker = (sink: BlockSink, limits: BlockLimits) => BlockStream;
  * stream maker, built once per declaration (`builtReader`). Every built reader has the same
  * members, present or undefined, so the opening search meets one shape of object.
  */
-export interface BuiltReader {
+export type BuiltReader = BlockOpening | MarkerOpening;
+
+/** An opening of a block of calls, read by its form's stream. */
+export interface BlockOpening extends Opening {
+  readonly stream: StreamMaker;
+}
+
+/**
+ * One of a family's answer markers (see AnswerMarkers), found where a special-token opening is
+ * (so held in part, and told apart from an opening it shares a start with, the same way): it
+ * opens no block, the scanner tells it as a `marker` event.
+ */
+export interface MarkerOpening extends Opening {
+  readonly stream: null;
+}
+
+interface Opening {
   readonly open: string;
   readonly anywhere: boolean;
   readonly midLine: OpeningTest | undefined;
@@ -43,7 +59,6 @@ export interface BuiltReader {
   readonly endsThinking: boolean;
   readonly inFence: boolean;
   readonly wordStart: boolean;
-  readonly stream: StreamMaker;
 }
 
 const built = new WeakMap<BlockReader, BuiltReader>();
@@ -69,6 +84,28 @@ export function builtReader(declared: BlockReader): BuiltReader {
     built.set(declared, reader);
   }
   return reader;
+}
+
+const markers = new Map<string, MarkerOpening>();
+
+/** The engine's opening of an answer marker, built once per marker. */
+export function markerOpening(marker: string): MarkerOpening {
+  let opening = markers.get(marker);
+  if (opening === undefined) {
+    opening = {
+      open: marker,
+      anywhere: true,
+      midLine: undefined,
+      lineStart: undefined,
+      inputStart: undefined,
+      endsThinking: false,
+      inFence: false,
+      wordStart: false,
+      stream: null,
+    };
+    markers.set(marker, opening);
+  }
+  return opening;
 }
 
 /** The longest look past an opening for what confirms it (a name and `(`, `name>{`). */

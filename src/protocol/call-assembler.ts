@@ -6,7 +6,7 @@ import {
   type BlockStream,
   Streamed,
 } from './block.js';
-import type { BuiltReader } from './built-reader.js';
+import type { BlockOpening } from './built-reader.js';
 import { END_OF_INPUT } from './end-of-input.js';
 import type { ArgumentPath, CallFormat, ParserEvent, ToolArguments } from './events.js';
 import {
@@ -48,7 +48,7 @@ export class CallAssembler implements BlockSink {
   readonly #options: CallAssemblerOptions;
   readonly #emit: (event: ParserEvent) => void;
   #stream: BlockStream | null = null;
-  #streams: Map<BuiltReader, BlockStream> | null = null;
+  #streams: Map<BlockOpening, BlockStream> | null = null;
   #blockStart = 0;
   /** Where the current call's text starts (absolute): the block's start, then each call's end. */
   #callStart = 0;
@@ -143,7 +143,7 @@ export class CallAssembler implements BlockSink {
   // --- The scanner's side. ---
 
   /** A block of `reader`'s dialect opens at absolute `at`. */
-  begin(reader: BuiltReader, at: number): void {
+  begin(reader: BlockOpening, at: number): void {
     this.#blockStart = at;
     this.#callStart = at;
     this.#raw = createPieces();

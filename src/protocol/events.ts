@@ -66,6 +66,12 @@ export interface ArgumentPath {
 
 export type ParserEvent =
   | { type: 'text'; text: string }
+  /**
+   * One of the family's answer markers (Command R7B's `<|START_RESPONSE|>`), as written at
+   * absolute `offset`: structure around the answer, as thinking tags are, so not its text.
+   * Consumers of the answer skip it; it is here so that nothing of the input is lost.
+   */
+  | { type: 'marker'; text: string; offset: number }
   | { type: 'thinking-start'; offset: number; format: ThinkingFormat }
   | { type: 'thinking-delta'; text: string }
   | { type: 'thinking-end'; offset: number }

@@ -6,6 +6,7 @@ export type { ArgumentSchema } from './markup/arguments-tree.js';
 export {
   createFold,
   type ParseError,
+  type ParseMarker,
   type ParseOptions,
   type ParseResult,
   type ParseWarning,

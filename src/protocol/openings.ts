@@ -1,5 +1,5 @@
-import type { BlockReader, ThinkingTags } from './block.js';
-import { type BuiltReader, builtReader } from './built-reader.js';
+import type { AnswerMarkers, BlockReader, ThinkingTags } from './block.js';
+import { type BuiltReader, builtReader, markerOpening } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes, type PrefixNode } from './literal-prefixes.js';
 import type { Recoveries } from './recoveries.js';
@@ -80,13 +80,18 @@ export class OpeningTable {
    * @param thinkTags the thinking tags a line may open, tried in order (the thinking itself is
    *   the scanner's).
    * @param thinkingRecoveries the declarations' row for thinking the input ends in.
+   * @param markers the answer markers read, found as special-token openings are (after them).
    */
   constructor(
     declared: readonly BlockReader[],
     readonly thinkTags: readonly ThinkingTags[],
     readonly thinkingRecoveries: Recoveries<'unclosed-thinking'>,
+    markers: AnswerMarkers = [],
   ) {
-    const readers = declared.flatMap(spacedOpenings).map(builtReader);
+    const readers = [
+      ...declared.flatMap(spacedOpenings).map(builtReader),
+      ...markers.map(markerOpening),
+    ];
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);
     const all = readers.filter((r) => r.inputStart === undefined);
     this.all = all;

@@ -11,14 +11,25 @@ export interface ParseWarning {
 
 export type ParseError = Omit<ParseErrorEvent, 'type'>;
 
+/** One of the family's answer markers, as written at `offset` (docs/parser.md, `marker`). */
+export interface ParseMarker {
+  text: string;
+  offset: number;
+}
+
 export interface ParseResult {
-  /** Everything that is neither thinking nor a call, as written. */
+  /** Everything that is neither thinking, a call nor an answer marker, as written. */
   text: string;
   /** One entry per thinking block, in order. */
   thinking: string[];
   calls: ToolCall[];
   warnings: ParseWarning[];
   errors: ParseError[];
+  /**
+   * The family's answer markers left out of `text`, in order: present only when the reply had
+   * one (most dialects have none, and a result without them reads as it always did).
+   */
+  markers?: ParseMarker[];
 }
 
 export type ParseOptions = Omit<ParserOptions, 'onEvent'>;
@@ -28,7 +39,13 @@ export function createFold() {
   const textPieces: string[] = [];
   const thinking: string[] = [];
   let thinkingPieces: string[] | null = null;
-  const result: ParseResult = { text: '', thinking, calls: [], warnings: [], errors: [] };
+  const result: ParseResult = {
+    text: '',
+    thinking,
+    calls: [],
+    warnings: [],
+    errors: [],
+  };
   return {
     add(event: ParserEvent): void {
       switch (event.type) {
@@ -44,6 +61,10 @@ export function createFold() {
         case 'thinking-end':
           thinking.push((thinkingPieces ?? []).join(''));
           thinkingPieces = null;
+          break;
+        case 'marker':
+          result.markers ??= [];
+          result.markers.push({ text: event.text, offset: event.offset });
           break;
         case 'tool-end':
           result.calls.push(event.call);

@@ -1,5 +1,5 @@
 import { DIALECTS, type Dialect, isDialect } from './dialect-names.js';
-import { blockReaders, THINK_TAGS, THINKING_RECOVERIES } from './dialects/index.js';
+import { answerMarkers, blockReaders, THINK_TAGS, THINKING_RECOVERIES } from './dialects/index.js';
 import { OpeningTable } from './openings.js';
 import type { Parser, ParserOptions } from './parser-options.js';
 import { Scanner } from './scanner.js';
@@ -27,7 +27,12 @@ function openingTable(dialect: Dialect | 'auto', toolNames: readonly string[]): 
   if (table === undefined) {
     // Bounded: a program that makes up tool names per request does not grow it forever.
     if (tables.size >= 256) tables.clear();
-    table = new OpeningTable(blockReaders(dialect, toolNames), THINK_TAGS, THINKING_RECOVERIES);
+    table = new OpeningTable(
+      blockReaders(dialect, toolNames),
+      THINK_TAGS,
+      THINKING_RECOVERIES,
+      answerMarkers(dialect),
+    );
     tables.set(key, table);
   }
   return table;

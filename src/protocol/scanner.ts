@@ -252,9 +252,18 @@ export class Scanner implements Parser {
 
   // --- Blocks of calls. ---
 
+  /**
+   * The opening of `reader` at `at`: its block begins; or, for an answer marker, the marker is
+   * told and the state stays what it was (a line start after a marker at one is a line start).
+   */
   #beginBlock(at: number, reader: BuiltReader): void {
     this.#flushText(at);
     this.#prefilledStart.decideNot();
+    if (reader.stream === null) {
+      this.#emit({ type: 'marker', text: reader.open, offset: this.#offset + at });
+      this.#pos = at + reader.open.length;
+      return;
+    }
     this.#calls.begin(reader, this.#offset + at);
     this.#pos = at;
     this.#state = Top.Block;

@@ -7,6 +7,7 @@ import type { ParserEvent } from './all.js';
  */
 export type FoldedEvent =
   | { type: 'text'; text: string }
+  | { type: 'marker'; text: string; offset: number }
   | { type: 'thinking-start'; offset: number; format: string }
   | { type: 'thinking-delta'; text: string }
   | { type: 'thinking-end'; offset: number }

@@ -1,4 +1,4 @@
-import type { BlockReader, ThinkingTags } from '../block.js';
+import type { AnswerMarkers, BlockReader, ThinkingTags } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { recoveryWith } from '../recoveries.js';
@@ -251,3 +251,6 @@ export const COMMAND_R7B_WRITTEN: WrittenForm = {
 
 /** Command R7B's thinking. */
 export const COMMAND_R7B_THINKING: ThinkingTags = ['<|START_THINKING|>', '<|END_THINKING|>'];
+
+/** Command R7B's answer: `<|START_RESPONSE|>…<|END_RESPONSE|>`. */
+export const COMMAND_R7B_ANSWER: AnswerMarkers = ['<|START_RESPONSE|>', '<|END_RESPONSE|>'];

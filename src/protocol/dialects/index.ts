@@ -1,4 +1,4 @@
-import type { BlockReader, Confirmation, ThinkingTags } from '../block.js';
+import type { AnswerMarkers, BlockReader, Confirmation, ThinkingTags } from '../block.js';
 import type { Dialect } from '../dialect-names.js';
 import type { Recoveries, RecoveryKind } from '../recoveries.js';
 import { THINK_TAG } from '../thinking.js';
@@ -51,6 +51,7 @@ import { GLM_FORM, GLM_RECOVERIES, GLM_WRITTEN, glm } from './glm.js';
 import { GRANITE_20B_FC_WRITTEN, granite20bFc } from './granite-20b-fc.js';
 import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
 import {
+  COMMAND_R7B_ANSWER,
   COMMAND_R7B_THINKING,
   COMMAND_R7B_WRITTEN,
   commandR7b,
@@ -80,7 +81,13 @@ import {
 } from './iquest-coder-v2.js';
 import { K2_HORIZON_RECOVERIES, K2_HORIZON_WRITTEN, k2Horizon } from './k2-horizon.js';
 import { KIMI_K2_RECOVERIES, KIMI_K2_WRITTEN, kimiK2, kimiK2Bare } from './kimi-k2.js';
-import { KIMI_K3_RECOVERIES, KIMI_K3_THINKING, KIMI_K3_WRITTEN, kimiK3 } from './kimi-k3.js';
+import {
+  KIMI_K3_ANSWER,
+  KIMI_K3_RECOVERIES,
+  KIMI_K3_THINKING,
+  KIMI_K3_WRITTEN,
+  kimiK3,
+} from './kimi-k3.js';
 import { LLAMA3_WRITTEN, llama3BareJson, llama3PythonTag } from './llama3.js';
 import { LONGCAT_WRITTEN, longcat, longcatAuto } from './longcat.js';
 import { MINIMAX_M1_WRITTEN, minimaxM1, toolCallsAuto } from './minimax-m1.js';
@@ -153,7 +160,16 @@ type Readers = readonly BlockReader[] | ((toolNames: readonly string[]) => Block
  * its name in dialect-names.ts (and its reader in `auto`'s list, if `auto` reads it).
  */
 const DECLARED: Readonly<
-  Record<Dialect, { written: WrittenForm; recoveries: FamilyRecoveries; readers: Readers }>
+  Record<
+    Dialect,
+    {
+      written: WrittenForm;
+      recoveries: FamilyRecoveries;
+      readers: Readers;
+      /** The special tokens around its answer, out of the text (see AnswerMarkers). */
+      answer?: AnswerMarkers;
+    }
+  >
 > = {
   tagcall: { written: TAGCALL_WRITTEN, recoveries: TAGCALL_RECOVERIES, readers: [tagcall] },
   'anthropic-xml': {
@@ -185,7 +201,12 @@ const DECLARED: Readonly<
     recoveries: KIMI_K2_RECOVERIES,
     readers: [kimiK2, kimiK2Bare],
   },
-  'kimi-k3': { written: KIMI_K3_WRITTEN, recoveries: KIMI_K3_RECOVERIES, readers: [kimiK3] },
+  'kimi-k3': {
+    written: KIMI_K3_WRITTEN,
+    recoveries: KIMI_K3_RECOVERIES,
+    readers: [kimiK3],
+    answer: KIMI_K3_ANSWER,
+  },
   hermes: {
     written: HERMES_WRITTEN,
     recoveries: HERMES_RECOVERIES,
@@ -196,6 +217,7 @@ const DECLARED: Readonly<
     written: COMMAND_R7B_WRITTEN,
     recoveries: BODY_RECOVERIES,
     readers: [commandR7b],
+    answer: COMMAND_R7B_ANSWER,
   },
   mistral: { written: MISTRAL_WRITTEN, recoveries: BODY_RECOVERIES, readers: [mistral] },
   lfm2: { written: LFM2_WRITTEN, recoveries: BODY_RECOVERIES, readers: [lfm2] },
@@ -298,6 +320,15 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
   PLAMO3_THINKING,
   SOLAR_THINKING,
 ];
+
+/**
+ * The answer markers a dialect reads: its family's, and in `auto` every family's (special
+ * tokens, which prose does not write). Other dialects leave another family's as text.
+ */
+export function answerMarkers(dialect: Dialect | 'auto'): AnswerMarkers {
+  if (dialect !== 'auto') return DECLARED[dialect].answer ?? [];
+  return Object.values(DECLARED).flatMap(({ answer }) => answer ?? []);
+}
 
 /**
  * Each dialect's recoveries, kind by kind: its family's rows, and thinking's (every dialect

@@ -1,4 +1,4 @@
-import type { BlockReader, ThinkingTags } from '../block.js';
+import type { AnswerMarkers, BlockReader, ThinkingTags } from '../block.js';
 import { LOOKAHEAD } from '../lookahead.js';
 import type { MarkupForm } from '../markup/form.js';
 import { literalRecoveries } from './recoveries.js';
@@ -73,6 +73,13 @@ export const KIMI_K3_RECOVERIES = FORM.recoveries;
 
 /** Kimi K3's thinking channel (its prompt opens it; the model closes it). */
 export const KIMI_K3_THINKING: ThinkingTags = [`${OPEN}think${SEP}`, `${CLOSE}think${SEP}`];
+
+/** Kimi K3's answer: its response channel, and the close of its message. */
+export const KIMI_K3_ANSWER: AnswerMarkers = [
+  `${OPEN}response${SEP}`,
+  `${CLOSE}response${SEP}`,
+  `${CLOSE}message${SEP}`,
+];
 
 /**
  * Moonshot Kimi K3's XTML form (vLLM's and SGLang's `kimi_k3`): `<|open|>tools<|sep|>`, per

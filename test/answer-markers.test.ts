@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createNativeCalls,
+  createReplyBuilder,
+  type Dialect,
+  type NativeEvent,
+  type ParserEvent,
+  parse,
+  textOf,
+} from './support/all.js';
+import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+
+/**
+ * A family's answer markers (docs/dialects.md, "Decisions"): the tokens its format writes around
+ * the answer are structure, as its thinking tags are. They are out of the text, told as
+ * `marker` events (so nothing is lost), whole and however the reply is cut.
+ */
+interface Case {
+  name: string;
+  dialects: ReadonlyArray<Dialect | 'auto'>;
+  input: string;
+  text: string;
+  markers: readonly string[];
+  calls?: number;
+  thinking?: readonly string[];
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: "Command R7B's response markers",
+    dialects: ['command-r7b', 'auto'],
+    input: "<|START_RESPONSE|>Hello, world!\nWhat's up?<|END_RESPONSE|>",
+    text: "Hello, world!\nWhat's up?",
+    markers: ['<|START_RESPONSE|>', '<|END_RESPONSE|>'],
+  },
+  {
+    name: "Command R7B's thinking, then its response",
+    dialects: ['command-r7b', 'auto'],
+    input:
+      "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_RESPONSE|>Hello, world!\nWhat's up?<|END_RESPONSE|>",
+    text: "Hello, world!\nWhat's up?",
+    markers: ['<|START_RESPONSE|>', '<|END_RESPONSE|>'],
+    thinking: ["I'm\nthinking"],
+  },
+  {
+    name: "Kimi K3's response channel, then a call",
+    dialects: ['kimi-k3', 'auto'],
+    input:
+      '<|open|>response<|sep|>Let me run it.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="python" index="1"<|sep|><|open|>argument key="code" type="string"<|sep|>print(1)<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+    text: 'Let me run it.',
+    markers: ['<|open|>response<|sep|>', '<|close|>response<|sep|>'],
+    calls: 1,
+  },
+  {
+    name: "Kimi K3's response channel and the message's close",
+    dialects: ['kimi-k3', 'auto'],
+    input: '<|open|>response<|sep|>hi there<|close|>response<|sep|><|close|>message<|sep|>',
+    text: 'hi there',
+    markers: ['<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>'],
+  },
+];
+
+/** The text, markers (as written, at their offsets) and calls of the events. */
+function reading(input: string, events: readonly ParserEvent[]) {
+  const markers: string[] = [];
+  for (const event of events)
+    if (event.type === 'marker') {
+      expect(input.slice(event.offset, event.offset + event.text.length)).toBe(event.text);
+      markers.push(event.text);
+    }
+  return markers;
+}
+
+describe("a family's answer markers are out of the text, each told as a marker", () => {
+  for (const c of CASES)
+    for (const dialect of c.dialects)
+      describe(`${c.name} (${dialect})`, () => {
+        it('whole', () => {
+          const { result, events } = feedChunks([c.input], { dialect });
+          expect(result.text).toBe(c.text);
+          expect(reading(c.input, events)).toEqual(c.markers);
+          expect(result.calls.length).toBe(c.calls ?? 0);
+          expect(result.thinking).toEqual(c.thinking ?? []);
+          expect(result.errors).toEqual([]);
+          expect(parse(c.input, { dialect }).text).toBe(c.text);
+        });
+
+        it('in 1-character chunks and cut anywhere', () => {
+          const ones = feedChunks([...c.input], { dialect });
+          expect(ones.result.text).toBe(c.text);
+          expect(reading(c.input, ones.events)).toEqual(c.markers);
+          fc.assert(
+            fc.property(cutsArbitrary, (cuts) => {
+              const { result, events } = feedChunks(splitAt(c.input, cuts), { dialect });
+              expect(result.text).toBe(c.text);
+              expect(reading(c.input, events)).toEqual(c.markers);
+              expect(result.calls.length).toBe(c.calls ?? 0);
+            }),
+            { numRuns: 200 },
+          );
+        });
+      });
+
+  it("a marker inside a call's value is the value's", () => {
+    const kimi =
+      '<|open|>tools<|sep|><|open|>call tool="say" index="1"<|sep|><|open|>argument key="text" type="string"<|sep|>a<|open|>response<|sep|>b<|close|>message<|sep|><|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>';
+    const r7b =
+      '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "say", "parameters": {"text": "a<|START_RESPONSE|>b"}}]<|END_ACTION|>';
+    for (const [dialect, input, value] of [
+      ['kimi-k3', kimi, 'a<|open|>response<|sep|>b<|close|>message<|sep|>'],
+      ['command-r7b', r7b, 'a<|START_RESPONSE|>b'],
+    ] as const) {
+      for (const chunks of [[input], [...input]]) {
+        const { result, events } = feedChunks(chunks, { dialect });
+        expect(result.calls.map((call) => call.arguments.text)).toEqual([value]);
+        expect(events.filter((e) => e.type === 'marker')).toEqual([]);
+      }
+    }
+  });
+
+  it("another family's markers stay text in a dialect that names one family", () => {
+    const input = '<|START_RESPONSE|>hi<|END_RESPONSE|>';
+    expect(parse(input, { dialect: 'kimi-k3' }).text).toBe(input);
+    expect(parse(input).text).toBe(input);
+  });
+
+  it('a marker cut short at the end of the input is text', () => {
+    const { result, events } = feedChunks(['hi<|START_RESP'], { dialect: 'command-r7b' });
+    expect(result.text).toBe('hi<|START_RESP');
+    expect(events.filter((e) => e.type === 'marker')).toEqual([]);
+  });
+
+  it("the adapters (tagcall serve, the AI SDK middleware) and the agent's reply leave them out", () => {
+    for (const c of CASES)
+      for (const dialect of c.dialects) {
+        const events: NativeEvent[] = [];
+        const native = createNativeCalls(
+          {
+            tools: [{ name: 'python', inputSchema: { type: 'object' } }],
+            idPrefix: 'c',
+            parser: { dialect },
+          },
+          (e) => events.push(e),
+        );
+        for (const ch of c.input) native.feed(ch);
+        native.end();
+        const text = events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+        expect(text).toBe(c.text);
+
+        const builder = createReplyBuilder();
+        const { result, events: parsed } = feedChunks([c.input], { dialect });
+        for (const event of parsed) builder.add(event);
+        expect(textOf(builder.finish())).toBe(result.text);
+        expect(result.text).toBe(c.text);
+      }
+  });
+});
