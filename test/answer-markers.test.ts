@@ -59,6 +59,14 @@ const CASES: readonly Case[] = [
     text: 'hi there',
     markers: ['<|open|>response<|sep|>', '<|close|>response<|sep|>', '<|close|>message<|sep|>'],
   },
+  {
+    name: "Granite 3.3's response tags after its thinking",
+    dialects: ['granite'],
+    input: "<think>I'm\nthinking</think><response>Hello, world!\nWhat's up?</response>",
+    text: "Hello, world!\nWhat's up?",
+    markers: ['<response>', '</response>'],
+    thinking: ["I'm\nthinking"],
+  },
 ];
 
 /** The text, markers (as written, at their offsets) and calls of the events. */
@@ -123,6 +131,12 @@ describe("a family's answer markers are out of the text, each told as a marker",
     const input = '<|START_RESPONSE|>hi<|END_RESPONSE|>';
     expect(parse(input, { dialect: 'kimi-k3' }).text).toBe(input);
     expect(parse(input).text).toBe(input);
+  });
+
+  it("Granite's plain <response> tags are its dialect's only: auto leaves them as text", () => {
+    const input = 'See <response>Hello.</response>';
+    expect(parse(input, { dialect: 'auto' }).text).toBe(input);
+    expect(parse(input, { dialect: 'granite' }).text).toBe('See Hello.');
   });
 
   it('a marker cut short at the end of the input is text', () => {

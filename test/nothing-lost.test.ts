@@ -113,7 +113,7 @@ describe('bad input: never throws, and every character ends up in text, a call, 
       { maxLength: 40 },
     )
     .map((pieces) => pieces.join(''));
-  for (const dialect of ['command-r7b', 'kimi-k3', 'auto'] as const)
+  for (const dialect of ['command-r7b', 'kimi-k3', 'granite', 'auto'] as const)
     it(`holds with answer markers in the ${dialect} dialect, and counts them`, () => {
       const options: ParseOptions = { dialect, toolNames: ['read_file'] };
       let markers = 0;

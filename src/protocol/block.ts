@@ -163,11 +163,18 @@ export type BlockResult =
 export type ThinkingTags = readonly [open: string, close: string];
 
 /**
- * The special tokens a family writes around its answer (Command R7B's `<|START_RESPONSE|>` and
+ * The markers a family writes around its answer (Command R7B's `<|START_RESPONSE|>` and
  * `<|END_RESPONSE|>`): structure, as its thinking tags are, read anywhere outside blocks and
- * fences by its dialect and by `auto`, each told as a `marker` event and left out of the text.
+ * fences by its dialect, each told as a `marker` event and left out of the text.
  */
-export type AnswerMarkers = readonly string[];
+export interface AnswerMarkers {
+  readonly tokens: readonly string[];
+  /**
+   * They are special tokens, which prose does not write: `auto` reads them too. Plain text
+   * (Granite's `<response>`) is read only in its family's dialect.
+   */
+  readonly specialTokens: boolean;
+}
 
 /** A block read by one form: a markup form's engine, or the body engine's. */
 export type StreamForm = { markup: MarkupForm } | { body: BodyForm };

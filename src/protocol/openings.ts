@@ -1,4 +1,4 @@
-import type { AnswerMarkers, BlockReader, ThinkingTags } from './block.js';
+import type { BlockReader, ThinkingTags } from './block.js';
 import { type BuiltReader, builtReader, markerOpening } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes, type PrefixNode } from './literal-prefixes.js';
@@ -86,7 +86,7 @@ export class OpeningTable {
     declared: readonly BlockReader[],
     readonly thinkTags: readonly ThinkingTags[],
     readonly thinkingRecoveries: Recoveries<'unclosed-thinking'>,
-    markers: AnswerMarkers = [],
+    markers: readonly string[] = [],
   ) {
     const readers = [
       ...declared.flatMap(spacedOpenings).map(builtReader),

@@ -253,4 +253,16 @@ export const COMMAND_R7B_WRITTEN: WrittenForm = {
 export const COMMAND_R7B_THINKING: ThinkingTags = ['<|START_THINKING|>', '<|END_THINKING|>'];
 
 /** Command R7B's answer: `<|START_RESPONSE|>…<|END_RESPONSE|>`. */
-export const COMMAND_R7B_ANSWER: AnswerMarkers = ['<|START_RESPONSE|>', '<|END_RESPONSE|>'];
+export const COMMAND_R7B_ANSWER: AnswerMarkers = {
+  tokens: ['<|START_RESPONSE|>', '<|END_RESPONSE|>'],
+  specialTokens: true,
+};
+
+/**
+ * Granite 3.3's answer in thinking mode, as its template asks: `<think>…</think><response>…
+ * </response>`. Plain tags, not special tokens: read in the `granite` dialect only.
+ */
+export const GRANITE_ANSWER: AnswerMarkers = {
+  tokens: ['<response>', '</response>'],
+  specialTokens: false,
+};

@@ -55,6 +55,7 @@ import {
   COMMAND_R7B_THINKING,
   COMMAND_R7B_WRITTEN,
   commandR7b,
+  GRANITE_ANSWER,
   GRANITE_WRITTEN,
   granite,
   granite31,
@@ -223,7 +224,12 @@ const DECLARED: Readonly<
   lfm2: { written: LFM2_WRITTEN, recoveries: BODY_RECOVERIES, readers: [lfm2] },
   minicpm3: { written: MINICPM3_WRITTEN, recoveries: MINICPM3_RECOVERIES, readers: [minicpm3] },
   jamba: { written: JAMBA_WRITTEN, recoveries: BODY_RECOVERIES, readers: [jamba] },
-  granite: { written: GRANITE_WRITTEN, recoveries: BODY_RECOVERIES, readers: [granite, granite31] },
+  granite: {
+    written: GRANITE_WRITTEN,
+    recoveries: BODY_RECOVERIES,
+    readers: [granite, granite31],
+    answer: GRANITE_ANSWER,
+  },
   'llama3-json': {
     written: LLAMA3_WRITTEN,
     recoveries: BODY_RECOVERIES,
@@ -322,12 +328,14 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
 ];
 
 /**
- * The answer markers a dialect reads: its family's, and in `auto` every family's (special
- * tokens, which prose does not write). Other dialects leave another family's as text.
+ * The answer markers a dialect reads: its family's, and in `auto` every family's special
+ * tokens (prose does not write them). Other dialects leave another family's as text.
  */
-export function answerMarkers(dialect: Dialect | 'auto'): AnswerMarkers {
-  if (dialect !== 'auto') return DECLARED[dialect].answer ?? [];
-  return Object.values(DECLARED).flatMap(({ answer }) => answer ?? []);
+export function answerMarkers(dialect: Dialect | 'auto'): readonly string[] {
+  if (dialect !== 'auto') return DECLARED[dialect].answer?.tokens ?? [];
+  return Object.values(DECLARED).flatMap(({ answer }) =>
+    answer?.specialTokens === true ? answer.tokens : [],
+  );
 }
 
 /**

@@ -75,11 +75,10 @@ export const KIMI_K3_RECOVERIES = FORM.recoveries;
 export const KIMI_K3_THINKING: ThinkingTags = [`${OPEN}think${SEP}`, `${CLOSE}think${SEP}`];
 
 /** Kimi K3's answer: its response channel, and the close of its message. */
-export const KIMI_K3_ANSWER: AnswerMarkers = [
-  `${OPEN}response${SEP}`,
-  `${CLOSE}response${SEP}`,
-  `${CLOSE}message${SEP}`,
-];
+export const KIMI_K3_ANSWER: AnswerMarkers = {
+  tokens: [`${OPEN}response${SEP}`, `${CLOSE}response${SEP}`, `${CLOSE}message${SEP}`],
+  specialTokens: true,
+};
 
 /**
  * Moonshot Kimi K3's XTML form (vLLM's and SGLang's `kimi_k3`): `<|open|>tools<|sep|>`, per
