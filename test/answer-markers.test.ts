@@ -67,6 +67,22 @@ const CASES: readonly Case[] = [
     markers: ['<response>', '</response>'],
     thinking: ["I'm\nthinking"],
   },
+  {
+    name: "gpt-oss's final message after its analysis",
+    dialects: ['gpt-oss', 'auto'],
+    input:
+      "<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello, world!\nWhat's up?<|return|>",
+    text: "Hello, world!\nWhat's up?",
+    markers: ['<|start|>assistant<|channel|>final<|message|>', '<|return|>'],
+    thinking: ["I'm\nthinking"],
+  },
+  {
+    name: "gpt-oss's final message opened by its channel",
+    dialects: ['gpt-oss', 'auto'],
+    input: 'Note. <|channel|>final<|message|>Done.',
+    text: 'Note. Done.',
+    markers: ['<|channel|>final<|message|>'],
+  },
 ];
 
 /** The text, markers (as written, at their offsets) and calls of the events. */

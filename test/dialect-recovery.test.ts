@@ -268,7 +268,7 @@ describe('Python calls (LFM2, and the pythonic lists of Llama 4 and OLMo 3)', ()
 });
 
 describe('gpt-oss (harmony)', () => {
-  it('analysis is thinking, a message to functions.NAME is a call, the final answer is text', () => {
+  it("analysis is thinking, a message to functions.NAME is a call, the final answer's words are text", () => {
     const text =
       '<|channel|>analysis<|message|>User wants weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location": "Tokyo"}<|call|>';
     for (const dialect of ['gpt-oss', 'auto'] as const) {
@@ -281,7 +281,7 @@ describe('gpt-oss (harmony)', () => {
       expect(prose).toBe('');
     }
     const answer = '<|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>';
-    expect(read(answer, { dialect: 'gpt-oss' }).text).toBe(answer);
+    expect(read(answer, { dialect: 'gpt-oss' }).text).toBe('It is sunny.');
     const before =
       '<|start|>assistant to=functions.search<|channel|>commentary json<|message|>{"q": "a < b"}<|call|>';
     expect(read(before, { dialect: 'gpt-oss' }).calls[0].arguments).toEqual({ q: 'a < b' });

@@ -109,11 +109,16 @@ describe('bad input: never throws, and every character ends up in text, a call, 
         '<|close|>mess',
         '<|open|>tools<|sep|><|open|>call tool="read_file" index="1"<|sep|>',
         '<|close|>call<|sep|><|close|>tools<|sep|>',
+        '<|start|>assistant<|channel|>final<|message|>',
+        '<|channel|>final<|message|>',
+        '<|channel|>analysis<|message|>',
+        '<|end|>',
+        '<|return|>',
       ),
       { maxLength: 40 },
     )
     .map((pieces) => pieces.join(''));
-  for (const dialect of ['command-r7b', 'kimi-k3', 'granite', 'auto'] as const)
+  for (const dialect of ['command-r7b', 'kimi-k3', 'granite', 'gpt-oss', 'auto'] as const)
     it(`holds with answer markers in the ${dialect} dialect, and counts them`, () => {
       const options: ParseOptions = { dialect, toolNames: ['read_file'] };
       let markers = 0;

@@ -52,6 +52,8 @@ export interface BlockSink {
   ): void;
   /** The block's text since the last call (or the block's start) up to absolute `end` is text. */
   text(end: number): void;
+  /** …or one of its family's answer markers (a harmony final message's header). */
+  marker(end: number): void;
   /** Thinking begins where the last call ended (or the block began)… */
   thinkingStart(): void;
   /** …its text as it is written… */

@@ -126,6 +126,13 @@ export class CallAssembler implements BlockSink {
     this.#callStart = end;
   }
 
+  marker(end: number): void {
+    const offset = this.#callStart;
+    const text = this.#takeRaw(end);
+    if (text !== '') this.#emit({ type: 'marker', text, offset });
+    this.#callStart = end;
+  }
+
   thinkingStart(): void {
     this.#emit({ type: 'thinking-start', offset: this.#callStart, format: 'tag' });
   }

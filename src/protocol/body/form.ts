@@ -37,6 +37,12 @@ export interface MessageForm {
   recipient: RegExp;
   /** In a header: what makes the message thinking. */
   thinking: RegExp;
+  /**
+   * In a header: what makes the message the answer: its header is an answer marker (out of
+   * the text, as the family's declared markers are), its words text. Absent: a message that is
+   * neither a call nor thinking is text, header included.
+   */
+  answer?: RegExp;
   /** The format's name, as errors name its header. */
   name: string;
 }

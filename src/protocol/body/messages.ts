@@ -84,8 +84,10 @@ export class MessageSteps implements BodyKind {
       this.#host.state = State.Thinking;
       return after;
     }
-    // The final answer, or a message to no function: text as written.
-    this.#host.sink.text(offset + after);
+    // The answer: its header is a marker, its words text. A message to no function: text as
+    // written.
+    if (form.answer?.test(header) === true) this.#host.sink.marker(offset + after);
+    else this.#host.sink.text(offset + after);
     this.#host.state = State.Done;
     return after;
   }

@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { AnswerMarkers, BlockReader } from '../block.js';
 import type { BodyForm, MessageForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BODY_RECOVERIES } from './recoveries.js';
@@ -18,6 +18,7 @@ const MESSAGE: MessageForm = {
   callEnd: CALL_END,
   recipient: /\bto=functions\.([^\s<]+)/,
   thinking: /<\|channel\|>\s*analysis\b/,
+  answer: /<\|channel\|>\s*final\b/,
   name: 'harmony',
 };
 const harmony = (open: string): BodyForm => ({
@@ -66,6 +67,12 @@ export const harmonyHeaderTail: BlockReader = {
   inputStart: RECIPIENT_HEAD,
   reads: { body: HEADER_TAIL },
 };
+
+/**
+ * The end of the reply, after its final message (whose header is the message form's answer
+ * marker): out of the text too.
+ */
+export const GPT_OSS_ANSWER: AnswerMarkers = { tokens: ['<|return|>'], specialTokens: true };
 
 /** The channel a call is written in, its recipient after it. */
 const CALL_HEAD = `${CHANNEL.open}commentary${RECIPIENT}`;

@@ -49,7 +49,13 @@ import {
 } from './gigachat35.js';
 import { GLM_FORM, GLM_RECOVERIES, GLM_WRITTEN, glm } from './glm.js';
 import { GRANITE_20B_FC_WRITTEN, granite20bFc } from './granite-20b-fc.js';
-import { GPT_OSS_WRITTEN, harmonyChannel, harmonyHeaderTail, harmonyStart } from './harmony.js';
+import {
+  GPT_OSS_ANSWER,
+  GPT_OSS_WRITTEN,
+  harmonyChannel,
+  harmonyHeaderTail,
+  harmonyStart,
+} from './harmony.js';
 import {
   COMMAND_R7B_ANSWER,
   COMMAND_R7B_THINKING,
@@ -240,6 +246,7 @@ const DECLARED: Readonly<
     written: GPT_OSS_WRITTEN,
     recoveries: BODY_RECOVERIES,
     readers: [harmonyStart, harmonyChannel, harmonyHeaderTail],
+    answer: GPT_OSS_ANSWER,
   },
   gemma4: { written: GEMMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [gemma4] },
   llama4: { written: LLAMA4_WRITTEN, recoveries: BODY_RECOVERIES, readers: [llama4, llama4Tagged] },
