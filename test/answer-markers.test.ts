@@ -83,6 +83,22 @@ const CASES: readonly Case[] = [
     text: 'Note. Done.',
     markers: ['<|channel|>final<|message|>'],
   },
+  {
+    name: "functionary v3.2's answer to all at the reply's start, then a call",
+    dialects: ['functionary'],
+    input: 'all\nHello, world!\nnono\nWhat\'s up?>>>special_function\n{"arg1": 1}\n',
+    text: "Hello, world!\nnono\nWhat's up?\n",
+    markers: ['all\n'],
+    calls: 1,
+  },
+  {
+    name: "functionary v3.2's answer to all after a call",
+    dialects: ['functionary'],
+    input: 'get_weather\n{"city": "Paris"}>>>all\nIt is sunny.',
+    text: 'It is sunny.',
+    markers: ['>>>all\n'],
+    calls: 1,
+  },
 ];
 
 /** The text, markers (as written, at their offsets) and calls of the events. */
@@ -147,6 +163,14 @@ describe("a family's answer markers are out of the text, each told as a marker",
     const input = '<|START_RESPONSE|>hi<|END_RESPONSE|>';
     expect(parse(input, { dialect: 'kimi-k3' }).text).toBe(input);
     expect(parse(input).text).toBe(input);
+  });
+
+  it("functionary's all is a marker only as its header: at the input's start or after >>>", () => {
+    for (const input of ['Hello all\nthere', 'x\nall\ny', 'allowed\n']) {
+      expect(parse(input, { dialect: 'functionary' }).text).toBe(input);
+      expect(parse(input, { dialect: 'functionary' }).markers).toBeUndefined();
+    }
+    expect(parse('all\nok', { dialect: 'auto' }).text).toBe('all\nok');
   });
 
   it("Granite's plain <response> tags are its dialect's only: auto leaves them as text", () => {

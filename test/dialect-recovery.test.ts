@@ -376,7 +376,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
 });
 
 describe('functionary', () => {
-  it('v3.1 <function=name>{json}</function> and v3.2 >>>name + JSON are calls; >>>all is text', () => {
+  it('v3.1 <function=name>{json}</function> and v3.2 >>>name + JSON are calls; >>>all is an answer marker', () => {
     const tag =
       'Let me check.\n<function=get_weather>{"city": "Paris </function> x"}</function>\nDone.\n';
     expect(read(tag, { dialect: 'functionary' }).calls.map((c) => c.arguments)).toEqual([
@@ -388,7 +388,7 @@ describe('functionary', () => {
     expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
       ['functionary', 'get_weather', { city: 'Paris', n: [1, { a: '}' }] }],
     ]);
-    expect(text).toBe('>>>all\nLet me check.\n\n>>>all\nIt is sunny.\n');
+    expect(text).toBe('Let me check.\n\nIt is sunny.\n');
   });
 });
 

@@ -114,11 +114,21 @@ describe('bad input: never throws, and every character ends up in text, a call, 
         '<|channel|>analysis<|message|>',
         '<|end|>',
         '<|return|>',
+        '>>>all\n',
+        'all\n',
+        '>>>read_file\n{"path": "a"}',
       ),
       { maxLength: 40 },
     )
     .map((pieces) => pieces.join(''));
-  for (const dialect of ['command-r7b', 'kimi-k3', 'granite', 'gpt-oss', 'auto'] as const)
+  for (const dialect of [
+    'command-r7b',
+    'kimi-k3',
+    'granite',
+    'gpt-oss',
+    'functionary',
+    'auto',
+  ] as const)
     it(`holds with answer markers in the ${dialect} dialect, and counts them`, () => {
       const options: ParseOptions = { dialect, toolNames: ['read_file'] };
       let markers = 0;

@@ -176,6 +176,17 @@ export interface AnswerMarkers {
    * (Granite's `<response>`) is read only in its family's dialect.
    */
   readonly specialTokens: boolean;
+  /**
+   * A marker read only at the input's start, where the prompt wrote what comes before it
+   * (functionary v3.2's prompt ends with `>>>`, so an answer begins `all` and a newline).
+   */
+  readonly inputStart?: string;
+}
+
+/** The answer markers a dialect reads: anywhere, and at the input's start only. */
+export interface DialectMarkers {
+  readonly anywhere: readonly string[];
+  readonly inputStart: readonly string[];
 }
 
 /** A block read by one form: a markup form's engine, or the body engine's. */

@@ -88,22 +88,27 @@ export function builtReader(declared: BlockReader): BuiltReader {
 
 const markers = new Map<string, MarkerOpening>();
 
-/** The engine's opening of an answer marker, built once per marker. */
-export function markerOpening(marker: string): MarkerOpening {
-  let opening = markers.get(marker);
+/**
+ * The engine's opening of an answer marker, built once per marker: found anywhere (outside
+ * blocks and fences), or with `atInputStart` only where the input begins with it (the prompt
+ * wrote what comes before it).
+ */
+export function markerOpening(marker: string, atInputStart = false): MarkerOpening {
+  const key = `${atInputStart ? '^' : ''}${marker}`;
+  let opening = markers.get(key);
   if (opening === undefined) {
     opening = {
       open: marker,
-      anywhere: true,
+      anywhere: !atInputStart,
       midLine: undefined,
       lineStart: undefined,
-      inputStart: undefined,
+      inputStart: atInputStart ? followedBy(marker) : undefined,
       endsThinking: false,
       inFence: false,
       wordStart: false,
       stream: null,
     };
-    markers.set(marker, opening);
+    markers.set(key, opening);
   }
   return opening;
 }

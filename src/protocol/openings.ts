@@ -1,4 +1,4 @@
-import type { BlockReader, ThinkingTags } from './block.js';
+import type { BlockReader, DialectMarkers, ThinkingTags } from './block.js';
 import { type BuiltReader, builtReader, markerOpening } from './built-reader.js';
 import { isWordChar } from './chars.js';
 import { LiteralPrefixes, type PrefixNode } from './literal-prefixes.js';
@@ -86,11 +86,12 @@ export class OpeningTable {
     declared: readonly BlockReader[],
     readonly thinkTags: readonly ThinkingTags[],
     readonly thinkingRecoveries: Recoveries<'unclosed-thinking'>,
-    markers: readonly string[] = [],
+    markers: DialectMarkers = { anywhere: [], inputStart: [] },
   ) {
     const readers = [
       ...declared.flatMap(spacedOpenings).map(builtReader),
-      ...markers.map(markerOpening),
+      ...markers.anywhere.map((marker) => markerOpening(marker)),
+      ...markers.inputStart.map((marker) => markerOpening(marker, true)),
     ];
     this.inputStart = readers.filter((r) => r.inputStart !== undefined);
     const all = readers.filter((r) => r.inputStart === undefined);

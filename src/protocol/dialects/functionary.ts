@@ -1,4 +1,4 @@
-import type { BlockReader } from '../block.js';
+import type { AnswerMarkers, BlockReader } from '../block.js';
 import type { BodyForm } from '../body/form.js';
 import { Syntax } from '../body/model-json.js';
 import { BODY_RECOVERIES } from './recoveries.js';
@@ -63,6 +63,17 @@ export const functionaryFirstCall: BlockReader = {
   open: FUNCTIONARY_FIRST.open,
   inputStart: FIRST_CALL_HEAD,
   reads: { body: FUNCTIONARY_FIRST },
+};
+
+/**
+ * functionary v3.2's answer is a message to the recipient `all`: `>>>all` and a newline, or, as
+ * the prompt ends with `>>>`, `all` and a newline at the reply's start. The header is structure
+ * (as harmony's final channel is), not the answer's words. Plain text: its dialect's only.
+ */
+export const FUNCTIONARY_ANSWER: AnswerMarkers = {
+  tokens: [`${FUNCTIONARY_RECIPIENT.open}all\n`],
+  specialTokens: false,
+  inputStart: 'all\n',
 };
 
 /** functionary v3.1's calls, the form both its templates' models read. */

@@ -1,4 +1,10 @@
-import type { AnswerMarkers, BlockReader, Confirmation, ThinkingTags } from '../block.js';
+import type {
+  AnswerMarkers,
+  BlockReader,
+  Confirmation,
+  DialectMarkers,
+  ThinkingTags,
+} from '../block.js';
 import type { Dialect } from '../dialect-names.js';
 import type { Recoveries, RecoveryKind } from '../recoveries.js';
 import { THINK_TAG } from '../thinking.js';
@@ -31,6 +37,7 @@ import {
 } from './deepseek-v41.js';
 import { DOTS_RECOVERIES, DOTS_WRITTEN, dots } from './dots.js';
 import {
+  FUNCTIONARY_ANSWER,
   FUNCTIONARY_WRITTEN,
   functionaryFirstCall,
   functionaryRecipient,
@@ -254,6 +261,7 @@ const DECLARED: Readonly<
     written: FUNCTIONARY_WRITTEN,
     recoveries: BODY_RECOVERIES,
     readers: [functionaryTag, functionaryRecipient, functionaryFirstCall],
+    answer: FUNCTIONARY_ANSWER,
   },
   functools: { written: FUNCTOOLS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [functools] },
   apertus: { written: APERTUS_WRITTEN, recoveries: BODY_RECOVERIES, readers: [apertus] },
@@ -338,11 +346,19 @@ export const THINK_TAGS: readonly ThinkingTags[] = [
  * The answer markers a dialect reads: its family's, and in `auto` every family's special
  * tokens (prose does not write them). Other dialects leave another family's as text.
  */
-export function answerMarkers(dialect: Dialect | 'auto'): readonly string[] {
-  if (dialect !== 'auto') return DECLARED[dialect].answer?.tokens ?? [];
-  return Object.values(DECLARED).flatMap(({ answer }) =>
-    answer?.specialTokens === true ? answer.tokens : [],
-  );
+export function answerMarkers(dialect: Dialect | 'auto'): DialectMarkers {
+  const declared =
+    dialect === 'auto'
+      ? Object.values(DECLARED).flatMap(({ answer }) =>
+          answer?.specialTokens === true ? [answer] : [],
+        )
+      : [DECLARED[dialect].answer ?? { tokens: [], specialTokens: false }];
+  return {
+    anywhere: declared.flatMap((answer) => answer.tokens),
+    inputStart: declared.flatMap((answer) =>
+      answer.inputStart === undefined ? [] : [answer.inputStart],
+    ),
+  };
 }
 
 /**
