@@ -1,4 +1,7 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, jsonSchema, tool } from 'ai';
 import fc from 'fast-check';
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import {
   createNativeCalls,
@@ -7,9 +10,12 @@ import {
   type NativeEvent,
   type ParserEvent,
   parse,
+  startProxy,
+  startReplayModel,
   textOf,
 } from './support/all.js';
 import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
 
 /**
  * A family's answer markers (docs/dialects.md, "Decisions"): the tokens its format writes around
@@ -208,5 +214,45 @@ describe("a family's answer markers are out of the text, each told as a marker",
         expect(textOf(builder.finish())).toBe(result.text);
         expect(result.text).toBe(c.text);
       }
+  });
+
+  describe('through tagcall serve, to the openai client and the AI SDK', () => {
+    const cleanups = cleanupsAfterEach();
+    it("the reply's content is the answer's words, whole and streamed", async () => {
+      const reply = "<|START_RESPONSE|>Hello, world!\nWhat's up?<|END_RESPONSE|>";
+      const model = await startReplayModel({ replies: [reply, reply, reply] });
+      cleanups.push(() => model.close());
+      const proxy = await startProxy({
+        upstream: model.url,
+        parser: { dialect: 'command-r7b' },
+        onError: () => {},
+      });
+      cleanups.push(() => proxy.close());
+      const client = new OpenAI({ baseURL: proxy.url, apiKey: 'none', maxRetries: 0 });
+      // A request that offers tools is read (one without passes through untouched).
+      const request = {
+        model: 'replay',
+        messages: [{ role: 'user' as const, content: 'Hi' }],
+        tools: [
+          {
+            type: 'function' as const,
+            function: { name: 'python', parameters: { type: 'object', properties: {} } },
+          },
+        ],
+      };
+      const whole = await client.chat.completions.create(request);
+      expect(whole.choices[0].message.content).toBe("Hello, world!\nWhat's up?");
+      let streamed = '';
+      for await (const chunk of await client.chat.completions.create({ ...request, stream: true }))
+        streamed += chunk.choices[0]?.delta?.content ?? '';
+      expect(streamed).toBe("Hello, world!\nWhat's up?");
+      const openai = createOpenAI({ baseURL: proxy.url, apiKey: 'none' });
+      const { text } = await generateText({
+        model: openai.chat('replay'),
+        prompt: 'Hi',
+        tools: { python: tool({ inputSchema: jsonSchema({ type: 'object', properties: {} }) }) },
+      });
+      expect(text).toBe("Hello, world!\nWhat's up?");
+    });
   });
 });
