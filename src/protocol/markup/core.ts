@@ -562,7 +562,7 @@ export class MarkupCore implements BlockStream {
    * Nothing more in the text: wait for input, or decide what the end of the input leaves, by
    * its row of the end-of-input table (every step of a markup block ends here at the end).
    */
-  endOfInput(at: number): number {
+  endOfInput(at: number, parameterCut = false): number {
     if (!this.final) return wait(at);
     const end = this.offset + at;
     if (this.state === State.Between && this.calls > 0 && this.form.wrapper !== null) {
@@ -571,7 +571,8 @@ export class MarkupCore implements BlockStream {
       this.state = State.Done;
       return at;
     }
-    if (this.#completeButOpen()) {
+    // A parameter's opening cut by the end is an argument the model began: not a complete call.
+    if (!parameterCut && this.#completeButOpen()) {
       // A server stripped its stop token, or a stop sequence ended the reply: the call, with
       // every value closed (and the arguments' container where the form has one), is a call.
       if (this.unreadableCall.swallowedAt === -1)

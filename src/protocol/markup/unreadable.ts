@@ -60,7 +60,7 @@ interface Reader {
   readonly unreadableCall: UnreadableCall;
   state: State;
   fail(code: ParseErrorCode, message: string, offset: number): BlockFailure;
-  endOfInput(at: number): number;
+  endOfInput(at: number, parameterCut?: boolean): number;
 }
 
 /**
@@ -68,7 +68,8 @@ interface Reader {
  * marker cut short by the input's end is the block cut short instead (row 'markup-cut').
  */
 export function unreadableAt(core: Reader, k: number): number {
-  if (core.final && cutShort(core, k)) return core.endOfInput(core.s.length);
+  if (core.final && cutShort(core, k))
+    return core.endOfInput(core.s.length, core.openings.parameter(core.s, k, false) === 'partial');
   failUnreadable(core, core.offset + k);
   return k;
 }
