@@ -1,19 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFold, createParser, DIALECTS, type ParseOptions, parse } from './support/all.js';
-import { cutsArbitrary, feedChunks, splitAt } from './support/chunk.js';
+import { cutsArbitrary, feedChunks, readCharByChar, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
 
-/** The parse, checked to be the same fed one character at a time. */
-function read(text: string, options: ParseOptions) {
-  const whole = parse(text, options);
-  const fold = createFold();
-  const parser = createParser({ ...options, onEvent: fold.add });
-  for (const c of text) parser.feed(c);
-  parser.end();
-  expect(fold.result()).toEqual(whole);
-  return whole;
-}
+const read = readCharByChar;
 
 const qwen = { dialect: 'qwen3-coder' } as const;
 

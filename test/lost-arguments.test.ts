@@ -7,7 +7,7 @@ import {
   parse,
   renderCallIn,
 } from './support/all.js';
-import { feedChunks } from './support/chunk.js';
+import { feedChunks, readCharByChar } from './support/chunk.js';
 
 /**
  * #43 item 3: a call whose body holds text its family cannot read as parameters is no call.
@@ -15,16 +15,7 @@ import { feedChunks } from './support/chunk.js';
  * nothing of it is offered for execution; the calls before it in its block stay calls.
  */
 
-/** The parse, checked to be the same fed one character at a time. */
-function read(text: string, options: ParseOptions) {
-  const whole = parse(text, options);
-  const fold = createFold();
-  const parser = createParser({ ...options, onEvent: fold.add });
-  for (const c of text) parser.feed(c);
-  parser.end();
-  expect(fold.result()).toEqual(whole);
-  return whole;
-}
+const read = readCharByChar;
 
 const DSML_OPEN = '<｜DSML｜function_calls>';
 const DSML_CLOSE = '</｜DSML｜function_calls>';

@@ -6,6 +6,7 @@ import {
   type ParseOptions,
   type ParseResult,
   type ParserEvent,
+  parse,
 } from './all.js';
 
 /** Splits `text` at the given cut points (any numbers; taken modulo the length). */
@@ -54,4 +55,15 @@ export function expectCallsSettle(events: readonly ParserEvent[]): void {
     if (e.type === 'error' && e.callId !== undefined) expect(open.delete(e.callId)).toBe(true);
   }
   expect([...open]).toEqual([]);
+}
+
+/** The parse of `text`, checked to be the same fed one character at a time. */
+export function readCharByChar(text: string, options: ParseOptions) {
+  const whole = parse(text, options);
+  const fold = createFold();
+  const parser = createParser({ ...options, onEvent: fold.add });
+  for (const c of text) parser.feed(c);
+  parser.end();
+  expect(fold.result()).toEqual(whole);
+  return whole;
 }
