@@ -65,6 +65,11 @@ const table: Record<string, Row[]> = {
     ['true', 'true', { type: 'boolean' }, true],
     ['any case', 'FALSE', { type: 'boolean' }, false],
     ['other text stays', 'yes', { type: 'boolean' }, 'yes'],
+    ['1 for a flag', '1', { type: 'boolean' }, true],
+    ['0 for a flag', ' 0 ', { type: 'boolean' }, false],
+    ['1 where a number may be meant', '1', { type: ['boolean', 'integer'] }, 1],
+    ['1 where a string may be meant', '1', { type: ['boolean', 'string'] }, '1'],
+    ['other digits stay', '2', { type: 'boolean' }, '2'],
   ],
   null: [
     ['empty element', '', { type: ['string', 'null'] }, null],

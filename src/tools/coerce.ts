@@ -96,7 +96,7 @@ export function writtenAs(format: CallFormat | undefined): WrittenAs {
 
 /**
  * Turns what XML gives (strings, nested objects, repeated elements) into what the schema
- * asks for, before validation: numbers and booleans from text, lists from single elements or
+ * asks for, before validation: numbers and booleans from text (`1`/`0` too, for a flag), lists from single elements or
  * wrapper elements, objects and lists from JSON text, null from an empty element, enums
  * matched after trimming, JSON text written escaped (`[{\"id\": 1}]`) read one level
  * unescaped. What cannot be coerced is left as it is for validation to report.
@@ -129,6 +129,10 @@ export function coerceValue(
     }
     if (allowed.includes('boolean') && /^(true|false)$/i.test(text))
       return text.toLowerCase() === 'true';
+    // 1 and 0 for a flag (iFlytek Spark 3 writes them so, and SGLang reads them as booleans),
+    // where neither a number nor a string could be meant.
+    if (allowed.includes('boolean') && !allowed.includes('string') && /^[01]$/.test(text))
+      return text === '1';
     if ((allowed.includes('object') || allowed.includes('array')) && /^[[{]/.test(text)) {
       const parsed = parseJson(unescapedJson(text) ?? text);
       if (parsed !== undefined && !allowed.includes('string'))
