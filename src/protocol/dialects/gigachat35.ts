@@ -25,5 +25,8 @@ export const gigachat35: BlockReader = {
 /** A GCML call with no `<｜GCML｜tool_calls>` around it, as DSML's: a call, with `missing-wrapper`. */
 export const gigachat35Bare = bareInvokeReader(FORM);
 
-/** No public template was found: written as DSML's template writes its calls, one tag a line. */
+/**
+ * Written as DSML's template writes its calls, one tag a line (GigaChat 3.5's own template,
+ * llama.cpp's `GigaChat3.5.jinja`, does not render with @huggingface/jinja as it is).
+ */
 export const GIGACHAT35_WRITTEN = invokeWritten(`<${GCML}${BLOCK}>`, `</${GCML}${BLOCK}>`, GCML);
