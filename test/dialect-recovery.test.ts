@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFold, createParser, DIALECTS, type ParseOptions, parse } from './support/all.js';
+import { createParser, DIALECTS, type ParseOptions, parse } from './support/all.js';
 import { cutsArbitrary, feedChunks, readCharByChar, splitAt } from './support/chunk.js';
 import { renderInDialect } from './support/dialect-render.js';
-
-const read = readCharByChar;
 
 const qwen = { dialect: 'qwen3-coder' } as const;
 
@@ -12,7 +10,7 @@ describe('a closing tag is decided by what follows it', () => {
   it('Qwen3-Coder: a value may hold </parameter> (code that searches for it)', () => {
     const code = 'if (s.includes("</parameter>")) {\n  return s.split("</parameter>");\n}';
     const text = `<tool_call>\n<function=write_file>\n<parameter=path>\nparse.ts\n</parameter>\n<parameter=content>\n${code}\n</parameter>\n</function>\n</tool_call>\n`;
-    const { calls, warnings, errors } = read(text, qwen);
+    const { calls, warnings, errors } = readCharByChar(text, qwen);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     expect(calls[0].arguments).toEqual({ path: 'parse.ts', content: code });
@@ -22,7 +20,7 @@ describe('a closing tag is decided by what follows it', () => {
     const text =
       '<tool_call>\n{"name": "write", "arguments": {"content": "a </tool_call> b \\"</tool_call>\\" c"}}\n</tool_call>\nDone.\n';
     for (const dialect of ['hermes', 'auto'] as const) {
-      const { calls, errors, text: prose } = read(text, { dialect });
+      const { calls, errors, text: prose } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(calls).toMatchObject([
         { toolName: 'write', arguments: { content: 'a </tool_call> b "</tool_call>" c' } },
@@ -34,7 +32,10 @@ describe('a closing tag is decided by what follows it', () => {
   it('Cline: a file whose content holds </content> is kept whole', () => {
     const body = 'const x = "</content>";\n// </content> in a comment\n';
     const text = `<write_to_file>\n<path>a.ts</path>\n<content>\n${body}</content>\n</write_to_file>\n`;
-    const { calls, errors } = read(text, { dialect: 'cline', toolNames: ['write_to_file'] });
+    const { calls, errors } = readCharByChar(text, {
+      dialect: 'cline',
+      toolNames: ['write_to_file'],
+    });
     expect(errors).toEqual([]);
     expect(calls[0].arguments).toEqual({ path: 'a.ts', content: body.slice(0, -1) });
   });
@@ -42,7 +43,7 @@ describe('a closing tag is decided by what follows it', () => {
   it('Anthropic XML: a value may hold </parameter> and </invoke>', () => {
     const value = 'echo "</parameter></invoke>" && a < b';
     const text = `<function_calls>\n<invoke name="bash">\n<parameter name="command">${value}</parameter>\n</invoke>\n</function_calls>\n`;
-    const { calls, errors } = read(text, { dialect: 'anthropic-xml' });
+    const { calls, errors } = readCharByChar(text, { dialect: 'anthropic-xml' });
     expect(errors).toEqual([]);
     expect(calls[0].arguments).toEqual({ command: value });
   });
@@ -53,17 +54,17 @@ describe('a special token opens a call anywhere in a line', () => {
     const hermes =
       'Sure, let me check.<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call> Then more.\n';
     for (const dialect of ['hermes', 'auto'] as const) {
-      const { calls, text } = read(hermes, { dialect });
+      const { calls, text } = readCharByChar(hermes, { dialect });
       expect(calls).toMatchObject([{ toolName: 'search', arguments: { q: 'x' } }]);
       expect(text).toBe('Sure, let me check. Then more.\n');
     }
     const anthropic =
       'Running it: <function_calls><invoke name="bash"><parameter name="command">ls</parameter></invoke></function_calls>\n';
-    expect(read(anthropic, { dialect: 'anthropic-xml' }).calls).toMatchObject([
+    expect(readCharByChar(anthropic, { dialect: 'anthropic-xml' }).calls).toMatchObject([
       { toolName: 'bash', arguments: { command: 'ls' } },
     ]);
     const qwenMidLine = 'Now: <tool_call>\n<function=ls>\n</function>\n</tool_call>\n';
-    expect(read(qwenMidLine, qwen).calls).toMatchObject([{ toolName: 'ls' }]);
+    expect(readCharByChar(qwenMidLine, qwen).calls).toMatchObject([{ toolName: 'ls' }]);
   });
 
   it('Kimi K3: only <|open|>tools<|sep|> opens calls; <|open|> and a call tag outside a block are text, its response channel answer markers', () => {
@@ -74,12 +75,12 @@ describe('a special token opens a call anywhere in a line', () => {
     const call =
       'On it.<|open|>tools<|sep|><|open|>call tool="ls" index="1"<|sep|><|open|>argument key="path" type="string"<|sep|>src<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> Then more.';
     for (const dialect of ['kimi-k3', 'auto'] as const) {
-      expect(read(channels, { dialect })).toMatchObject({
+      expect(readCharByChar(channels, { dialect })).toMatchObject({
         calls: [],
         errors: [],
         text: channelsText,
       });
-      const { calls, text } = read(call, { dialect });
+      const { calls, text } = readCharByChar(call, { dialect });
       expect(calls).toMatchObject([{ toolName: 'ls', arguments: { path: 'src' } }]);
       expect(text).toBe('On it. Then more.');
     }
@@ -91,7 +92,7 @@ describe('a special token opens a call anywhere in a line', () => {
       'Let me read it. <read_file><path>a.ts</path></read_file>\nDone.\n',
       'Let me read it. <read_file>\n  <path>a.ts</path>\n</read_file>\nDone.\n',
     ]) {
-      const { calls, text: prose } = read(text, cline);
+      const { calls, text: prose } = readCharByChar(text, cline);
       expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
         ['read_file', { path: 'a.ts' }],
       ]);
@@ -102,16 +103,16 @@ describe('a special token opens a call anywhere in a line', () => {
       'Use <read_file> then <write_to_file>.\n',
       'It ends with <read_file>',
     ]) {
-      const { calls, text: prose } = read(text, cline);
+      const { calls, text: prose } = readCharByChar(text, cline);
       expect(calls).toEqual([]);
       expect(prose).toBe(text);
     }
   });
 
   it('<tool> keeps the line-start rule, and a fence keeps its contents text', () => {
-    expect(read('Say <tool> in prose.\n', { dialect: 'auto' }).calls).toEqual([]);
+    expect(readCharByChar('Say <tool> in prose.\n', { dialect: 'auto' }).calls).toEqual([]);
     const fenced = '```\nexample: <tool_call>{"name": "x"}</tool_call>\n```\n';
-    expect(read(fenced, { dialect: 'hermes' }).calls).toEqual([]);
+    expect(readCharByChar(fenced, { dialect: 'hermes' }).calls).toEqual([]);
   });
 });
 
@@ -119,7 +120,7 @@ describe('model mistakes are recovered, each with a warning', () => {
   it('a missing </parameter> ends at the next <parameter= on a line of its own', () => {
     const text =
       '<tool_call>\n<function=edit>\n<parameter=path>\na.ts\n<parameter=line>\n3\n</parameter>\n</function>\n</tool_call>\n';
-    const { calls, warnings } = read(text, qwen);
+    const { calls, warnings } = readCharByChar(text, qwen);
     expect(calls[0].arguments).toEqual({ path: 'a.ts', line: '3' });
     expect(warnings.map((w) => w.code)).toEqual(['unclosed-element']);
     expect(warnings[0].message).toContain('it ends at the next <parameter=');
@@ -127,14 +128,17 @@ describe('model mistakes are recovered, each with a warning', () => {
 
   it('a </tool_call> reached with </function> missing ends the function', () => {
     const text = '<tool_call>\n<function=ls>\n<parameter=path>\nsrc\n</parameter>\n</tool_call>\n';
-    const { calls, warnings, errors } = read(text, qwen);
+    const { calls, warnings, errors } = readCharByChar(text, qwen);
     expect(errors).toEqual([]);
     expect(calls[0]).toMatchObject({ toolName: 'ls', arguments: { path: 'src' } });
     expect(warnings.map((w) => w.code)).toEqual(['unclosed-element']);
   });
 
   it('a self-closing <function=name/> is a call without arguments', () => {
-    const { calls, errors } = read('<tool_call>\n<function=get_time/>\n</tool_call>\n', qwen);
+    const { calls, errors } = readCharByChar(
+      '<tool_call>\n<function=get_time/>\n</tool_call>\n',
+      qwen,
+    );
     expect(errors).toEqual([]);
     expect(calls).toMatchObject([{ toolName: 'get_time', arguments: {} }]);
   });
@@ -143,13 +147,13 @@ describe('model mistakes are recovered, each with a warning', () => {
     const text =
       'I will look.\n<function=read_file>\n<parameter=path>\nREADME.md\n</parameter>\n</function>\nDone.\n';
     for (const dialect of ['qwen3-coder', 'auto'] as const) {
-      const { calls, warnings, text: prose } = read(text, { dialect });
+      const { calls, warnings, text: prose } = readCharByChar(text, { dialect });
       expect(calls).toMatchObject([{ toolName: 'read_file', arguments: { path: 'README.md' } }]);
       expect(warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
       expect(prose).toBe('I will look.\n\nDone.\n');
     }
     // In a sentence it is prose.
-    expect(read('Call <function=x></function> like this.\n', qwen).calls).toEqual([]);
+    expect(readCharByChar('Call <function=x></function> like this.\n', qwen).calls).toEqual([]);
   });
 
   it('Kimi-K2 calls without <|tool_calls_section_begin|> are calls, with missing-wrapper (kimi-k2, auto)', () => {
@@ -157,7 +161,7 @@ describe('model mistakes are recovered, each with a warning', () => {
     const text =
       'Let me check.<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>';
     for (const dialect of ['kimi-k2', 'auto'] as const) {
-      const { calls, warnings, errors, text: prose } = read(text, { dialect });
+      const { calls, warnings, errors, text: prose } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(calls).toMatchObject([
         { toolName: 'get_weather', arguments: { city: 'Paris' } },
@@ -169,21 +173,21 @@ describe('model mistakes are recovered, each with a warning', () => {
   });
 
   it('a self-closing tag of a known Cline tool is a call without arguments', () => {
-    const { calls, text } = read('Listing.\n<list_files/>\n', {
+    const { calls, text } = readCharByChar('Listing.\n<list_files/>\n', {
       dialect: 'cline',
       toolNames: ['list_files'],
     });
     expect(calls).toMatchObject([{ toolName: 'list_files', arguments: {}, format: 'cline' }]);
     expect(text).toBe('Listing.\n\n');
-    expect(read('<other_tool/>\n', { dialect: 'cline', toolNames: ['list_files'] }).calls).toEqual(
-      [],
-    );
+    expect(
+      readCharByChar('<other_tool/>\n', { dialect: 'cline', toolNames: ['list_files'] }).calls,
+    ).toEqual([]);
   });
 
   it('a parameter given twice makes a list, with duplicate-field', () => {
     const text =
       '<tool_call>\n<function=read_files>\n<parameter=path>\na.ts\n</parameter>\n<parameter=path>\nb.ts\n</parameter>\n</function>\n</tool_call>\n';
-    const { calls, warnings } = read(text, qwen);
+    const { calls, warnings } = readCharByChar(text, qwen);
     expect(calls[0].arguments).toEqual({ path: ['a.ts', 'b.ts'] });
     expect(warnings.map((w) => w.code)).toEqual(['duplicate-field']);
   });
@@ -200,17 +204,19 @@ describe('model mistakes are recovered, each with a warning', () => {
     };
     const once =
       '<tool_call>\n<function=grid>\n<parameter=rows>\n[]\n</parameter>\n<parameter=tags>\n["a"]\n</parameter>\n</function>\n</tool_call>\n';
-    expect(read(once, { ...qwen, schemas }).calls[0].arguments).toEqual({
+    expect(readCharByChar(once, { ...qwen, schemas }).calls[0].arguments).toEqual({
       rows: '[]',
       tags: '["a"]',
     });
     const twice =
       '<tool_call>\n<function=grid>\n<parameter=tags>\na\n</parameter>\n<parameter=tags>\nb\n</parameter>\n</function>\n</tool_call>\n';
-    expect(read(twice, { ...qwen, schemas }).calls[0].arguments).toEqual({ tags: ['a', 'b'] });
+    expect(readCharByChar(twice, { ...qwen, schemas }).calls[0].arguments).toEqual({
+      tags: ['a', 'b'],
+    });
   });
 
   it('<tool>{"name", "parameters"}</tool> reads like tool_name and arguments', () => {
-    const { calls, warnings } = read(
+    const { calls, warnings } = readCharByChar(
       '<tool>{"name": "search", "parameters": {"q": "tagcall"}}</tool>\n',
       {},
     );
@@ -228,7 +234,7 @@ describe('an opening that reads as no call', () => {
       ['x <tool_call>\n', 'glm'],
       ['<tool_call>{"name": 1}</tool_call>\n', 'auto'],
     ] as const) {
-      const { calls, errors, text: prose } = read(text, { dialect });
+      const { calls, errors, text: prose } = readCharByChar(text, { dialect });
       expect(calls).toEqual([]);
       expect(errors).toHaveLength(1);
       expect(prose).toBe(text);
@@ -240,7 +246,7 @@ describe('Python calls (LFM2, and the pythonic lists of Llama 4 and OLMo 3)', ()
   it('are read with Python literals as values', () => {
     const text =
       'Checking.<|tool_call_start|>[get_weather(city="Paris", days=3, exact=True, tags=[\'a\', "b"], opts={\'x\': None}), now()]<|tool_call_end|>Done.\n';
-    const { calls, text: prose, errors } = read(text, { dialect: 'lfm2' });
+    const { calls, text: prose, errors } = readCharByChar(text, { dialect: 'lfm2' });
     expect(errors).toEqual([]);
     expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
       ['get_weather', { city: 'Paris', days: 3, exact: true, tags: ['a', 'b'], opts: { x: null } }],
@@ -251,7 +257,7 @@ describe('Python calls (LFM2, and the pythonic lists of Llama 4 and OLMo 3)', ()
 
   it("a string may hold quotes of the other kind and the block's markers as text", () => {
     const text = '<|tool_call_start|>[f(a="it\'s", b=\'say "hi"\')]<|tool_call_end|>\n';
-    expect(read(text, { dialect: 'lfm2' }).calls[0].arguments).toEqual({
+    expect(readCharByChar(text, { dialect: 'lfm2' }).calls[0].arguments).toEqual({
       a: "it's",
       b: 'say "hi"',
     });
@@ -263,7 +269,7 @@ describe('gpt-oss (harmony)', () => {
     const text =
       '<|channel|>analysis<|message|>User wants weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location": "Tokyo"}<|call|>';
     for (const dialect of ['gpt-oss', 'auto'] as const) {
-      const { calls, thinking, text: prose, errors } = read(text, { dialect });
+      const { calls, thinking, text: prose, errors } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(thinking).toEqual(['User wants weather.']);
       expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
@@ -272,10 +278,12 @@ describe('gpt-oss (harmony)', () => {
       expect(prose).toBe('');
     }
     const answer = '<|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>';
-    expect(read(answer, { dialect: 'gpt-oss' }).text).toBe('It is sunny.');
+    expect(readCharByChar(answer, { dialect: 'gpt-oss' }).text).toBe('It is sunny.');
     const before =
       '<|start|>assistant to=functions.search<|channel|>commentary json<|message|>{"q": "a < b"}<|call|>';
-    expect(read(before, { dialect: 'gpt-oss' }).calls[0].arguments).toEqual({ q: 'a < b' });
+    expect(readCharByChar(before, { dialect: 'gpt-oss' }).calls[0].arguments).toEqual({
+      q: 'a < b',
+    });
   });
 });
 
@@ -284,7 +292,7 @@ describe('Gemma 4', () => {
     const text =
       '<|channel>thought\nThe user wants weather.<channel|>Checking.<|tool_call>call:get_weather{city:<|"|>Paris "q" <b> &amp; x<|"|>,days:3,exact:true,opts:{<|"|>k<|"|>:[1,<|"|>a<|"|>]}}<tool_call|>Done.\n';
     for (const dialect of ['gemma4', 'auto'] as const) {
-      const { calls, thinking, text: prose, errors } = read(text, { dialect });
+      const { calls, thinking, text: prose, errors } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(thinking.map((t) => t.trim())).toEqual(['The user wants weather.']);
       expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
@@ -303,7 +311,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
   it('a line [name(…), …] is calls; a Markdown link or bracketed thinking is not', () => {
     const text =
       'See [the docs](http://x) first.\n[plan it]\n[get_weather(city="Paris", days=3), now()]\nok\n';
-    const { calls, thinking, text: prose, errors } = read(text, { dialect: 'llama4' });
+    const { calls, thinking, text: prose, errors } = readCharByChar(text, { dialect: 'llama4' });
     expect(errors).toEqual([]);
     expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
       ['llama4', 'get_weather', { city: 'Paris', days: 3 }],
@@ -318,7 +326,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
   it('<|python_start|>[…]<|python_end|> is the block: its tokens are its markers, not text', () => {
     const text = 'Checking.<|python_start|>[get_weather(city="Paris"), now()]<|python_end|>\nDone.';
     for (const dialect of ['llama4', 'auto'] as const) {
-      const { calls, text: prose, errors, warnings } = read(text, { dialect });
+      const { calls, text: prose, errors, warnings } = readCharByChar(text, { dialect });
       expect(errors, dialect).toEqual([]);
       expect(warnings, dialect).toEqual([]);
       expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
@@ -332,7 +340,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
   });
 
   it('a list after <|python_start|> with no <|python_end|> before the end is the calls, told', () => {
-    const { calls, warnings } = read('<|python_start|>[get_weather(city="LA")]', {
+    const { calls, warnings } = readCharByChar('<|python_start|>[get_weather(city="LA")]', {
       dialect: 'llama4',
     });
     expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
@@ -348,7 +356,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
     for (const dialect of ['llama4', 'auto'] as const) {
       const text =
         'So: <|python_start|>37*42<|python_end|> and <|python_start|>[1, 2]<|python_end|>';
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.calls, dialect).toEqual([]);
       expect(result.errors, dialect).toEqual([]);
       expect(result.text, dialect).toBe(text);
@@ -357,7 +365,7 @@ describe('Llama 4 (Python call lists on a line of their own)', () => {
 
   it('a value cannot hold <|python_end|> (a special token): the list cut there is no call', () => {
     const text = '<|python_start|>[f(a="x<|python_end|>")]';
-    const result = read(text, { dialect: 'llama4' });
+    const result = readCharByChar(text, { dialect: 'llama4' });
     expect(result.calls).toEqual([]);
     expect(result.errors.map((e) => [e.code, e.message])).toEqual([
       ['invalid-json', "the call is not valid JSON: the string is cut short by the block's close"],
@@ -370,12 +378,12 @@ describe('functionary', () => {
   it('v3.1 <function=name>{json}</function> and v3.2 >>>name + JSON are calls; >>>all is an answer marker', () => {
     const tag =
       'Let me check.\n<function=get_weather>{"city": "Paris </function> x"}</function>\nDone.\n';
-    expect(read(tag, { dialect: 'functionary' }).calls.map((c) => c.arguments)).toEqual([
+    expect(readCharByChar(tag, { dialect: 'functionary' }).calls.map((c) => c.arguments)).toEqual([
       { city: 'Paris </function> x' },
     ]);
     const recipient =
       '>>>all\nLet me check.\n>>>get_weather\n{"city": "Paris", "n": [1, {"a": "}"}]}\n>>>all\nIt is sunny.\n';
-    const { calls, text } = read(recipient, { dialect: 'functionary' });
+    const { calls, text } = readCharByChar(recipient, { dialect: 'functionary' });
     expect(calls.map((c) => [c.format, c.toolName, c.arguments])).toEqual([
       ['functionary', 'get_weather', { city: 'Paris', n: [1, { a: '}' }] }],
     ]);
@@ -388,7 +396,7 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
   it('qwen3-coder: a block left open before a new <tool_call> ends there, its call read', () => {
     const text =
       '<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n<tool_call>\n<function=b>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>\n';
-    const { calls, warnings, errors } = read(text, qwen);
+    const { calls, warnings, errors } = readCharByChar(text, qwen);
     expect(errors).toEqual([]);
     expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
       ['a', { x: '1' }],
@@ -396,7 +404,7 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
     ]);
     expect(warnings.map((w) => w.code)).toEqual(['unclosed-element', 'unclosed-element']);
     // Without </parameter> too: the value ends at the <tool_call> that begins a line.
-    const open = read(
+    const open = readCharByChar(
       '<tool_call>\n<function=a>\n<parameter=x>\n1\n<tool_call>\n<function=b>\n</function>\n</tool_call>\n',
       qwen,
     );
@@ -410,14 +418,14 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
   it('glm: literal \\n escapes between its tags (a logged reply) are read as newlines, with a warning', () => {
     const text =
       '<tool_call>todo_write\\n<arg_key>todos</arg_key>\\n<arg_value>[1]</arg_value>\\n</tool_call>';
-    const { calls, warnings } = read(text, { dialect: 'glm' });
+    const { calls, warnings } = readCharByChar(text, { dialect: 'glm' });
     expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([['todo_write', { todos: '[1]' }]]);
     expect(warnings.map((w) => w.code)).toContain('stray-text');
   });
 
   it('glm: text between </arg_key> and <arg_value> fails the call, never a dropped argument', () => {
     const text = '<tool_call>f\n<arg_key>k</arg_key> = <arg_value>v</arg_value>\n</tool_call>';
-    const { calls, errors, text: prose } = read(text, { dialect: 'glm' });
+    const { calls, errors, text: prose } = readCharByChar(text, { dialect: 'glm' });
     expect(calls).toEqual([]);
     expect(errors.map((e) => e.code)).toEqual(['unreadable-arguments']);
     expect(prose).toBe(text);
@@ -426,7 +434,7 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
   it('mistral: calls quoted in [THINK] … [/THINK] are thinking, the one after it runs', () => {
     const text =
       '[THINK]I could call [TOOL_CALLS]a[ARGS]{"x": 1} but no.[/THINK][TOOL_CALLS]b[ARGS]{"y": 2}';
-    const { calls, thinking } = read(text, { dialect: 'mistral' });
+    const { calls, thinking } = readCharByChar(text, { dialect: 'mistral' });
     expect(thinking).toEqual(['I could call [TOOL_CALLS]a[ARGS]{"x": 1} but no.']);
     expect(calls.map((c) => c.toolName)).toEqual(['b']);
   });
@@ -434,14 +442,14 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
   it('<tool>: stray CDATA among the arguments fails the call, its text kept', () => {
     const text =
       '<tool>\n<tool_name>f</tool_name>\n<arguments>\n<<![CDATA[x]]>\n<path>a</path>\n</arguments>\n</tool>\n';
-    const { calls, errors, text: prose } = read(text, {});
+    const { calls, errors, text: prose } = readCharByChar(text, {});
     expect(calls).toEqual([]);
     expect(errors.map((e) => e.code)).toEqual(['unreadable-arguments']);
     expect(prose).toBe(text);
   });
 
   it('llama4: an escaped quote inside a single-quoted Python string does not break the call', () => {
-    const { calls, errors } = read(
+    const { calls, errors } = readCharByChar(
       `[get_weather(city='Martha\\'s Vineyard', metric='\\"cool units\\"')]`,
       { dialect: 'llama4' },
     );
@@ -456,7 +464,7 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
       const body = `calc(x=1e999, y=4e523, z=${'9'.repeat(309)})`;
       const text =
         dialect === 'llama4' ? `[${body}]` : `<function_calls>\n${body}\n</function_calls>`;
-      const { calls, warnings } = read(text, { dialect });
+      const { calls, warnings } = readCharByChar(text, { dialect });
       expect(calls[0].arguments).toEqual({ x: '1e999', y: '4e523', z: '9'.repeat(309) });
       expect(warnings.map((w) => w.code)).toEqual([
         'inexact-number',
@@ -467,7 +475,7 @@ describe('bugs of the markup dialects and the top level (#25)', () => {
   });
 
   it("olmo3: a value is read as Python reads it, never rewritten (`cat <<'EOF'`, `\\$HOME`)", () => {
-    const { calls } = read(
+    const { calls } = readCharByChar(
       `<function_calls>\nrun(cmd="cat <<'EOF' > a.sh\\necho \\$HOME\\nEOF")\n</function_calls>`,
       { dialect: 'olmo3' },
     );
@@ -614,11 +622,11 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
     // The template's own line: content, a space, then the list (no closing marker).
     const text =
       'I will look. functools[{"name": "get_weather", "arguments": {"city": "Zürich 🎉"}}, {"name": "now", "arguments": {}}]';
-    const inAuto = read(text, { dialect: 'auto' });
+    const inAuto = readCharByChar(text, { dialect: 'auto' });
     // Not in auto (docs/dialects.md): the word costs auto's prose path a third of its speed.
     expect([inAuto.calls, inAuto.text]).toEqual([[], text]);
     for (const dialect of ['functools'] as const) {
-      const { calls, text: prose, errors, warnings } = read(text, { dialect });
+      const { calls, text: prose, errors, warnings } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
       expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
@@ -632,7 +640,7 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
   it('a value may hold functools[, a ] and code with < and &; an empty value is a value', () => {
     const code = 'x = functools[{"name": "f"}] if a < b && c else "]"';
     const text = `functools[\n  {"name": "write_file", "arguments": {"path": "a.py", "content": ${JSON.stringify(code)}, "note": ""}}\n]\nDone.`;
-    const { calls, text: prose, errors } = read(text, functools);
+    const { calls, text: prose, errors } = readCharByChar(text, functools);
     expect(errors).toEqual([]);
     expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
       { path: 'a.py', content: code, note: '' },
@@ -654,14 +662,14 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
     for (const chunk of chunks) parser.feed(chunk);
     parser.end();
     expect(calls).toEqual(['f']);
-    expect(read(chunks.join(''), functools).calls.map((c) => c.toolName)).toEqual(['f']);
+    expect(readCharByChar(chunks.join(''), functools).calls.map((c) => c.toolName)).toEqual(['f']);
   });
 
   it('the word functools in prose or code is text', () => {
     const text =
       'Use functools.partial here.\nimport functools\nfunctools[0] is no call, nor functools [ x ].\nmy_functools[{"name": "f", "arguments": {}}] is another word.\n';
     for (const dialect of ['functools', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.calls).toEqual([]);
       expect(result.errors).toEqual([]);
       expect(result.text).toBe(text);
@@ -669,17 +677,17 @@ describe('FireFunction v2 and Phi-4-mini (functools)', () => {
   });
 
   it('sloppy JSON is read as meant, with a warning; an empty list is text', () => {
-    const sloppy = read("functools[{'name': 'f', 'arguments': {'a': 'x',},}]", functools);
+    const sloppy = readCharByChar("functools[{'name': 'f', 'arguments': {'a': 'x',},}]", functools);
     expect(sloppy.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 'x' }]]);
     expect(sloppy.warnings.map((w) => w.code)).toEqual(['repaired-json']);
-    const empty = read('functools[] This is just text', functools);
+    const empty = readCharByChar('functools[] This is just text', functools);
     expect(empty.calls).toEqual([]);
     expect(empty.text).toBe('functools[] This is just text');
     expect(empty.errors).toEqual([]);
   });
 
   it('a list cut short is an error, never a call', () => {
-    const cut = read('functools[{"name": "func", "arguments": {"a": "hal', functools);
+    const cut = readCharByChar('functools[{"name": "func", "arguments": {"a": "hal', functools);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
   });
@@ -692,7 +700,7 @@ describe('Apertus (the tool name as the key)', () => {
     const text =
       '<|inner_prefix|>Check both.<|inner_suffix|>Sure. <|tools_prefix|>[{"get_weather": {"city": "Zürich 🎉", "days": 3}}, {"now": {}}]<|tools_suffix|>Done.';
     for (const dialect of ['apertus', 'auto'] as const) {
-      const { calls, text: prose, thinking, errors, warnings } = read(text, { dialect });
+      const { calls, text: prose, thinking, errors, warnings } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
       expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
@@ -707,7 +715,7 @@ describe('Apertus (the tool name as the key)', () => {
   it('a value may hold the list\'s brackets, a "name" key, code with < and &, and be empty', () => {
     const code = 'if (a < b && c) { s = [{"name": {"x": "]}"}}]; }';
     const text = `<|tools_prefix|>[{"write_file": {"path": "a.ts", "content": ${JSON.stringify(code)}, "name": "", "n": [1, {"k": "}"}]}}]<|tools_suffix|>`;
-    const { calls, errors } = read(text, apertus);
+    const { calls, errors } = readCharByChar(text, apertus);
     expect(errors).toEqual([]);
     expect(calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
       ['write_file', { path: 'a.ts', content: code, name: '', n: [1, { k: '}' }] }],
@@ -737,7 +745,7 @@ describe('Apertus (the tool name as the key)', () => {
       '[{"get_weather": {"city": "Paris"}}]',
       '[{"get_weather": {"city": "Paris"}}',
     ]) {
-      const unclosed = read(`<|tools_prefix|>${complete}`, apertus);
+      const unclosed = readCharByChar(`<|tools_prefix|>${complete}`, apertus);
       expect(unclosed.calls.map((c) => c.toolName)).toEqual(['get_weather']);
       expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
     }
@@ -745,7 +753,7 @@ describe('Apertus (the tool name as the key)', () => {
       '[{"get_weather": {"city": "Paris"}},',
       '[{"get_weather": {"city": "Paris"}',
     ]) {
-      const cut = read(`<|tools_prefix|>${cutShort}`, apertus);
+      const cut = readCharByChar(`<|tools_prefix|>${cutShort}`, apertus);
       expect(cut.calls).toEqual([]);
       expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
     }
@@ -758,7 +766,7 @@ describe('Apertus (the tool name as the key)', () => {
       ['[{"f": 3}]', 'invalid-json'],
     ] as const) {
       const text = `<|tools_prefix|>${body}<|tools_suffix|>`;
-      const result = read(text, apertus);
+      const result = readCharByChar(text, apertus);
       expect(result.calls, body).toEqual([]);
       expect(
         result.errors.map((e) => e.code),
@@ -781,7 +789,7 @@ describe('xLAM (a bare JSON list of calls)', () => {
     r.calls.map((c) => [c.format, c.toolName, { ...c.arguments }]);
 
   it('the reply is the list, as its template writes a turn that calls', () => {
-    const result = read(list, xlam);
+    const result = readCharByChar(list, xlam);
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(callsOf(result)).toEqual(expected);
@@ -789,13 +797,13 @@ describe('xLAM (a bare JSON list of calls)', () => {
   });
 
   it('the list in a ```json fence, on a line of its own, or after thinking', () => {
-    const fenced = read(`I'll help you with that.\n\`\`\`json\n${list}\n\`\`\``, xlam);
+    const fenced = readCharByChar(`I'll help you with that.\n\`\`\`json\n${list}\n\`\`\``, xlam);
     expect(callsOf(fenced)).toEqual(expected);
     expect(fenced.text).toBe("I'll help you with that.\n```json\n\n```");
-    const line = read(`Checking both.\n${list}\nDone.`, xlam);
+    const line = readCharByChar(`Checking both.\n${list}\nDone.`, xlam);
     expect(callsOf(line)).toEqual(expected);
     expect(line.text).toBe('Checking both.\n\nDone.');
-    const thought = read(`<think>I'll help you with that.</think>${list}`, xlam);
+    const thought = readCharByChar(`<think>I'll help you with that.</think>${list}`, xlam);
     expect(callsOf(thought)).toEqual(expected);
     expect(thought.thinking).toEqual(["I'll help you with that."]);
   });
@@ -803,7 +811,7 @@ describe('xLAM (a bare JSON list of calls)', () => {
   it('a value may hold brackets, "name" keys, code with < and &, and be empty', () => {
     const code = 'if (a < b && c) { x = [{"name": "f", "arguments": {}}]; } // ]';
     const text = `[{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}]`;
-    const { calls, errors } = read(text, xlam);
+    const { calls, errors } = readCharByChar(text, xlam);
     expect(errors).toEqual([]);
     expect(calls.map((c) => ({ ...c.arguments }))).toEqual([
       { path: 'a.ts', content: code, note: '' },
@@ -811,21 +819,21 @@ describe('xLAM (a bare JSON list of calls)', () => {
   });
 
   it('a list of data, Markdown, numbers or bracketed thinking is no call', () => {
-    const data = read('[{"name": "Ada", "age": 3}]\n', xlam);
+    const data = readCharByChar('[{"name": "Ada", "age": 3}]\n', xlam);
     expect(data.calls).toEqual([]);
     expect(data.text).toBe('[{"name": "Ada", "age": 3}]\n');
     expect(data.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
-    const prose = read('See [the docs](http://x).\n[1, 2, 3]\n[plan it]\n', xlam);
+    const prose = readCharByChar('See [the docs](http://x).\n[1, 2, 3]\n[plan it]\n', xlam);
     expect(prose.calls).toEqual([]);
     expect(prose.errors).toEqual([]);
     // A fence whose first line is something else is code: the list in it is text.
     const code = `\`\`\`json\n{"example": true}\n${list}\n\`\`\`\n`;
-    expect(read(code, xlam).calls).toEqual([]);
+    expect(readCharByChar(code, xlam).calls).toEqual([]);
   });
 
   it('auto does not read a bare list: a reply of JSON data is no call of any family', () => {
     for (const text of [list, `Here:\n${list}\nok`, `\`\`\`json\n${list}\n\`\`\``]) {
-      const result = read(text, { dialect: 'auto' });
+      const result = readCharByChar(text, { dialect: 'auto' });
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
     }
@@ -836,7 +844,7 @@ describe('xLAM (a bare JSON list of calls)', () => {
       "[{'name': 'f', 'arguments': {'a': 'x',},}]",
       '[{"name": "f", "arguments": {"a": "x",},}]',
     ]) {
-      const sloppy = read(text, xlam);
+      const sloppy = readCharByChar(text, xlam);
       expect(
         sloppy.calls.map((c) => [c.toolName, { ...c.arguments }]),
         text,
@@ -846,7 +854,7 @@ describe('xLAM (a bare JSON list of calls)', () => {
         text,
       ).toEqual(['repaired-json']);
     }
-    const cut = read('[{"name": "f", "arguments": {"a": "hal', xlam);
+    const cut = readCharByChar('[{"name": "f", "arguments": {"a": "hal', xlam);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
   });
@@ -856,7 +864,7 @@ describe('GLM replies logged escaped (sglang test_array_argument_with_escaped_js
   it('values of a reply escaped as in a JSON string are unescaped as they stream, with the warning', () => {
     const text =
       '<tool_call>write\\n<arg_key>content</arg_key>\\n<arg_value>line 1\\nsaid \\"hi\\" \\\\ a < b && c \\u00e9</arg_value>\\n</tool_call>';
-    const whole = read(text, { dialect: 'glm' });
+    const whole = readCharByChar(text, { dialect: 'glm' });
     expect(whole.calls.map((c) => ({ ...c.arguments }))).toEqual([
       { content: 'line 1\nsaid "hi" \\ a < b && c é' },
     ]);
@@ -879,7 +887,7 @@ describe('GLM replies logged escaped (sglang test_array_argument_with_escaped_js
   it('a reply written plainly keeps its backslashes', () => {
     const text =
       '<tool_call>write\n<arg_key>content</arg_key>\n<arg_value>C:\\Users\\n \\"q\\"</arg_value>\n</tool_call>';
-    expect(read(text, { dialect: 'glm' }).calls[0].arguments).toEqual({
+    expect(readCharByChar(text, { dialect: 'glm' }).calls[0].arguments).toEqual({
       content: 'C:\\Users\\n \\"q\\"',
     });
   });
@@ -898,7 +906,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
   it('<tag>{"name": …, "arguments": …}</tag> for each tag llama.cpp accepts, with a warning', () => {
     for (const tag of wrappers) {
       const text = `<${tag}>\n  ${call}\n</${tag}>`;
-      const result = read(text, hermes);
+      const result = readCharByChar(text, hermes);
       expect(result.errors, text).toEqual([]);
       expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
       expect(result.text, text).toBe('');
@@ -913,7 +921,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
 
   it("a wrapper after the reply's text, mid-line, and several one after another", () => {
     const text = `Let me write it. <response>${call}</response>\n<json>{"name": "now", "arguments": {}}</json>\nDone.`;
-    const result = read(text, hermes);
+    const result = readCharByChar(text, hermes);
     expect(result.errors).toEqual([]);
     expect(callsOf(result)).toEqual([
       ['hermes', 'write_file', args],
@@ -933,7 +941,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
       `<function name="write_file">\n${body}\n</function>`,
       `I'll write it.<function=write_file>${body}</function>`,
     ]) {
-      const result = read(text, hermes);
+      const result = readCharByChar(text, hermes);
       expect(result.errors, text).toEqual([]);
       expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
       expect(
@@ -951,7 +959,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
       [`This writes it:\n${call}`, 'This writes it:\n'],
       [`{\n  "name": "write_file", "arguments": ${JSON.stringify(args)}}`, ''],
     ]) {
-      const result = read(text, hermes);
+      const result = readCharByChar(text, hermes);
       expect(result.errors, text).toEqual([]);
       expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
       expect(result.text, text).toBe(prose);
@@ -971,7 +979,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
       '```json\n{"example": true}\n```',
       '```json\n{}```',
     ]) {
-      const result = read(text, hermes);
+      const result = readCharByChar(text, hermes);
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
       expect(result.warnings, text).toEqual([]);
@@ -979,7 +987,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
     }
     // Outside <tool_call> an object needs its arguments (as in llama3-json): data, its text kept.
     for (const text of ['{"name": "Ada", "age": 3}\n', '<json>{"name": "Ada", "age": 3}</json>']) {
-      const data = read(text, hermes);
+      const data = readCharByChar(text, hermes);
       expect(data.calls, text).toEqual([]);
       expect(data.text, text).toBe(text);
       expect(
@@ -990,13 +998,13 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
   });
 
   it('a wrapper closed by something else, or cut short, is no call; complete but unclosed is one', () => {
-    const other = read(`<response>${call}</json> and more`, hermes);
+    const other = readCharByChar(`<response>${call}</json> and more`, hermes);
     expect(other.calls).toEqual([]);
     expect(other.errors.map((e) => e.code)).toEqual(['invalid-json']);
-    const cut = read('<response>{"name": "f", "arguments": {"a": "hal', hermes);
+    const cut = readCharByChar('<response>{"name": "f", "arguments": {"a": "hal', hermes);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
-    const unclosed = read(`<response>${call}`, hermes);
+    const unclosed = readCharByChar(`<response>${call}`, hermes);
     expect(callsOf(unclosed)).toEqual([['hermes', 'write_file', args]]);
     expect(unclosed.warnings.map((w) => w.code)).toEqual([
       'unclosed-call-at-end',
@@ -1008,14 +1016,17 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
     const auto = { dialect: 'auto' } as const;
     for (const tag of ['function_call', 'response', 'json', 'xml', 'JSON']) {
       const text = `Sure.\n<${tag}>\n${call}\n</${tag}>`;
-      const result = read(text, auto);
+      const result = readCharByChar(text, auto);
       expect(callsOf(result), text).toEqual([['hermes', 'write_file', args]]);
       expect(
         result.warnings.map((w) => w.code),
         text,
       ).toEqual(['missing-wrapper']);
     }
-    const named = read(`<function name="write_file">${JSON.stringify(args)}</function>`, auto);
+    const named = readCharByChar(
+      `<function name="write_file">${JSON.stringify(args)}</function>`,
+      auto,
+    );
     expect(callsOf(named)).toEqual([['hermes', 'write_file', args]]);
     for (const text of [
       // Hermes' and Qwen's prompts list the tools in <tools>: a definition is no call.
@@ -1026,7 +1037,7 @@ describe("Hermes' call in the wrappers Qwen 2.5 and Hermes models write (#26)", 
       // Mid-line, a plain tag is prose in auto.
       `Wrap it as <response>${call}</response> please.`,
     ]) {
-      const result = read(text, auto);
+      const result = readCharByChar(text, auto);
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
       expect(result.text, text).toBe(text);
@@ -1043,7 +1054,7 @@ describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
     const code = 'if (a < b && c) { s = "</tool_call>]}"; }';
     const text = `Sure, I will check.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Zürich 🎉", "days": 3}}<|action_end|><|action_start|><|plugin|>\n{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}<|action_end|>`;
     for (const dialect of ['internlm', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1059,7 +1070,7 @@ describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
       '<|action_start|><|interpreter|>\n```python\nprint(1)\n```<|action_end|>',
       'I use <|action_start|> tokens.',
     ]) {
-      const result = read(text, internlm);
+      const result = readCharByChar(text, internlm);
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
       expect(result.text, text).toBe(text);
@@ -1067,19 +1078,22 @@ describe('InternLM 2 / 3 (<|action_start|><|plugin|>)', () => {
   });
 
   it('a call cut short, or cut by its close token inside a string, is no call; unclosed at the end is one', () => {
-    const cut = read('<|action_start|><|plugin|>{"name": "func", "parameters": {', internlm);
+    const cut = readCharByChar(
+      '<|action_start|><|plugin|>{"name": "func", "parameters": {',
+      internlm,
+    );
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
-    const token = read(
+    const token = readCharByChar(
       '<|action_start|><|plugin|>{"name": "f", "parameters": {"a": "x<|action_end|>y"}}<|action_end|>',
       internlm,
     );
     expect(token.calls).toEqual([]);
     expect(token.errors).toHaveLength(1);
-    const notJson = read('<|action_start|><|plugin|>not json<|action_end|>', internlm);
+    const notJson = readCharByChar('<|action_start|><|plugin|>not json<|action_end|>', internlm);
     expect(notJson.calls).toEqual([]);
     expect(notJson.text).toBe('<|action_start|><|plugin|>not json<|action_end|>');
-    const unclosed = read(
+    const unclosed = readCharByChar(
       '<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": 1}}',
       internlm,
     );
@@ -1096,7 +1110,7 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
   it('<|thought_start|>…<|thought_end|>, then the calls one a line in the fence, then text', () => {
     const text = `<|thought_start|>\nCheck both.\n<|thought_end|>\n${fenced('get_weather(city="Zürich 🎉",days=3)\nnow()')}Done.`;
     for (const dialect of ['minicpm3', 'auto'] as const) {
-      const { calls, text: prose, thinking, errors, warnings } = read(text, { dialect });
+      const { calls, text: prose, thinking, errors, warnings } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
       expect(calls.map((c) => [c.format, c.toolName, { ...c.arguments }])).toEqual([
@@ -1113,7 +1127,7 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
     const text = fenced(
       `write_file(path="a.ts",content=${JSON.stringify(code)},note="",flags={"x": [1, true, null]})`,
     );
-    const { calls, errors, warnings } = read(text, minicpm);
+    const { calls, errors, warnings } = readCharByChar(text, minicpm);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     expect(calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
@@ -1140,7 +1154,7 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
 
   it('in auto, <|tool_call_start|> followed by a fence is MiniCPM3, by [ LFM2', () => {
     const text = `${fenced('f(a=1)')}<|tool_call_start|>[g(b=2)]<|tool_call_end|>`;
-    const { calls, errors } = read(text, { dialect: 'auto' });
+    const { calls, errors } = readCharByChar(text, { dialect: 'auto' });
     expect(errors).toEqual([]);
     expect(calls.map((c) => [c.format, c.toolName])).toEqual([
       ['minicpm3', 'f'],
@@ -1149,19 +1163,22 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
   });
 
   it('calls without their fence, or without the fence closed, are read with a warning', () => {
-    const bare = read('<|tool_call_start|>\nf(a="x")\n<|tool_call_end|>', minicpm);
+    const bare = readCharByChar('<|tool_call_start|>\nf(a="x")\n<|tool_call_end|>', minicpm);
     expect(bare.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 'x' }]]);
     expect(bare.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
-    const open = read('<|tool_call_start|>\n```python\nf(a="x")\n<|tool_call_end|>', minicpm);
+    const open = readCharByChar(
+      '<|tool_call_start|>\n```python\nf(a="x")\n<|tool_call_end|>',
+      minicpm,
+    );
     expect(open.calls.map((c) => c.toolName)).toEqual(['f']);
     expect(open.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
   });
 
   it('a block complete but for <|tool_call_end|> is a call, with a warning; a call cut short is not', () => {
-    const unclosed = read('<|tool_call_start|>\n```python\nf(a="x")\n```', minicpm);
+    const unclosed = readCharByChar('<|tool_call_start|>\n```python\nf(a="x")\n```', minicpm);
     expect(unclosed.calls.map((c) => c.toolName)).toEqual(['f']);
     expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
-    const cut = read('<|tool_call_start|>\n```python\nf(a="x', minicpm);
+    const cut = readCharByChar('<|tool_call_start|>\n```python\nf(a="x', minicpm);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
   });
@@ -1171,7 +1188,7 @@ describe('MiniCPM3 (Python calls in a ```python fence)', () => {
       '<|tool_call_start|>\n```python\n```\n<|tool_call_end|>',
       '<|tool_call_start|>\n```python\nf(a=1)\n```\nmore\n<|tool_call_end|>',
     ]) {
-      const result = read(text, minicpm);
+      const result = readCharByChar(text, minicpm);
       expect(result.calls, text).toEqual([]);
       expect(result.errors.length, text).toBe(1);
       expect(result.text, text).toBe(text);
@@ -1183,7 +1200,7 @@ describe("a broken bare Hermes object runs no further than Hermes' next block (f
   it('the object fails where a line opens <tool_call>, and that call is read, on every chunking', () => {
     const text =
       'Sure.\n{"name": "ping", "arguments": "patch""level":]false\n<tool_call>\n{"name": "edit", "arguments": {"path": "a <b> & c"}}\n</tool_call>';
-    const whole = read(text, { dialect: 'hermes' });
+    const whole = readCharByChar(text, { dialect: 'hermes' });
     expect(whole.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([
       ['edit', { path: 'a <b> & c' }],
     ]);
@@ -1207,7 +1224,7 @@ describe('a value that writes a parameter the call already has (vLLM test_conten
   it("is the value's text, not a parameter left open; a new parameter still ends an unclosed value", () => {
     const literal =
       '<tool_call>\n<function=write_file>\n<parameter=path>\nfixture.py\n</parameter>\n<parameter=content>\ndoc = """\n<parameter=path>\nliteral/value\n</parameter>\n"""\n</parameter>\n</function>\n</tool_call>';
-    const read1 = read(literal, { dialect: 'qwen3-coder' });
+    const read1 = readCharByChar(literal, { dialect: 'qwen3-coder' });
     expect(read1.calls.map((c) => ({ ...c.arguments }))).toEqual([
       {
         path: 'fixture.py',
@@ -1217,7 +1234,7 @@ describe('a value that writes a parameter the call already has (vLLM test_conten
     expect(read1.warnings).toEqual([]);
     const unclosed =
       '<tool_call>\n<function=write_file>\n<parameter=content>\nabc\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>';
-    const read2 = read(unclosed, { dialect: 'qwen3-coder' });
+    const read2 = readCharByChar(unclosed, { dialect: 'qwen3-coder' });
     expect(read2.calls.map((c) => ({ ...c.arguments }))).toEqual([
       { content: 'abc', path: 'a.txt' },
     ]);
@@ -1239,7 +1256,7 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
       `<${D}invoke name="write_file">\n<${D}parameter name="path" string="true">src/ünï 🎉.ts</${D}parameter>\n<${D}parameter name="content" string="true">${code}</${D}parameter>\n<${D}parameter name="note" string="true"></${D}parameter>\n</${D}invoke>\n<${D}invoke name="run">\n<${D}parameter name="timeout" string="false">30</${D}parameter>\n<${D}parameter name="filters" string="false">{"lang": "ts"}</${D}parameter>\n</${D}invoke>\n`,
     )}`;
     for (const dialect of ['deepseek-dsml', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       // Values are text as written; a schema types `string="false"` ones (as MiniMax-M2's).
@@ -1257,7 +1274,7 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
       `<${D}invoke name='search'>\n<${D}parameter name="query">tool calls</${D}parameter>\n<${D}parameter  name = 'limit'  string="false" >5</${D}parameter>\n</${D}invoke>\n`,
     );
     for (const dialect of ['deepseek-dsml', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1267,13 +1284,13 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
   });
 
   it('a block missing its final close is a call with a warning; a call cut inside a value is none', () => {
-    const unclosed = read(
+    const unclosed = readCharByChar(
       `<${D}function_calls>\n<${D}invoke name="get_time">\n</${D}invoke>\n`,
       dsml,
     );
     expect(callsOf(unclosed)).toEqual([['deepseek-dsml', 'get_time', {}]]);
     expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
-    const cut = read(
+    const cut = readCharByChar(
       `<${D}function_calls>\n<${D}invoke name="f">\n<${D}parameter name="a" string="true">x`,
       dsml,
     );
@@ -1287,7 +1304,7 @@ describe("DeepSeek V3.2's DSML (<｜DSML｜function_calls>)", () => {
       `DeepSeek writes ${D}invoke tags.`,
       '<function_calls>\n<invoke name="f">\n</invoke>\n</function_calls>',
     ]) {
-      const result = read(text, dsml);
+      const result = readCharByChar(text, dsml);
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
       expect(result.text, text).toBe(text);
@@ -1305,7 +1322,7 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
   it('a self-closing invoke is a call without arguments, alone or beside others (SGLang test_self_closing_*)', () => {
     const text = `<${D}tool_calls>\n<${D}invoke name="get_weather">\n<${D}parameter name="location" string="true">NYC</${D}parameter>\n</${D}invoke>\n<${D}invoke name="get_time" />\n</${D}tool_calls>`;
     for (const dialect of ['deepseek-dsml', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1318,7 +1335,7 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
       ['deepseek-v41', `<${S}calls>\n<${S}invoke name="status"/>\n</${S}calls>`, 'deepseek-v41'],
       ['gigachat35', `<${G}tool_calls><${G}invoke name="now"/></${G}tool_calls>`, 'gigachat35'],
     ] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([[format, text.includes('now') ? 'now' : 'status', {}]]);
     }
@@ -1327,7 +1344,9 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
   it('an invoke with no wrapper around it is a call with missing-wrapper, anywhere in a line', () => {
     const call = `<${D}invoke name="set_flag">\n<${D}parameter name="enabled" string="false">true</${D}parameter>\n</${D}invoke>`;
     for (const dialect of ['deepseek-dsml', 'auto'] as const) {
-      const result = read(`Setting it. ${call}\n<${D}invoke name="ping"/>\nDone.`, { dialect });
+      const result = readCharByChar(`Setting it. ${call}\n<${D}invoke name="ping"/>\nDone.`, {
+        dialect,
+      });
       expect(result.errors).toEqual([]);
       expect(callsOf(result)).toEqual([
         ['deepseek-dsml', 'set_flag', { enabled: 'true' }],
@@ -1339,7 +1358,7 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
       ]);
       expect(result.text).toBe('Setting it. \n\nDone.');
     }
-    const spaced = read(
+    const spaced = readCharByChar(
       `<${S}invoke name="f">\n<${S}parameter name="a" string="true">x</${S}parameter>\n</${S}invoke>`,
       {
         dialect: 'deepseek-v41',
@@ -1350,11 +1369,13 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
       `write the call inside <${S}calls> … </${S}calls>`,
     ]);
     // The block's close a model still writes after it is the call's text (vLLM's V4 reader).
-    const orphan = read(`Checking.\n${call}</${D}tool_calls>`, { dialect: 'deepseek-dsml' });
+    const orphan = readCharByChar(`Checking.\n${call}</${D}tool_calls>`, {
+      dialect: 'deepseek-dsml',
+    });
     expect(callsOf(orphan)).toEqual([['deepseek-dsml', 'set_flag', { enabled: 'true' }]]);
     expect(orphan.text).toBe('Checking.\n');
     expect(orphan.calls[0].raw).toBe(`${call}</${D}tool_calls>`);
-    const gcml = read(`<${G}invoke name="f"></${G}invoke>`, { dialect: 'gigachat35' });
+    const gcml = readCharByChar(`<${G}invoke name="f"></${G}invoke>`, { dialect: 'gigachat35' });
     expect(callsOf(gcml)).toEqual([['gigachat35', 'f', {}]]);
     expect(gcml.warnings.map((w) => w.code)).toEqual(['missing-wrapper']);
   });
@@ -1366,7 +1387,7 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
         `<${S}invoke> opens a V4.1 call`,
         `<${D}invoke`,
       ]) {
-        const result = read(text, { dialect });
+        const result = readCharByChar(text, { dialect });
         expect(result.calls, text).toEqual([]);
         expect(result.errors, text).toEqual([]);
         expect(result.text, text).toBe(text);
@@ -1377,7 +1398,7 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
     const code = `if (a < b && c) { s = "</${S}parameter>\n</${S}invoke>"; t = "</${S}calls>"; }`;
     const text = `Let me check.\n\n<${S}calls>\n<${S}invoke name="write_file">\n<${S}parameter name="path" string="true">ünï 🎉.ts</${S}parameter>\n<${S}parameter name="content" string="true">${code}</${S}parameter>\n<${S}parameter name="note" string="true"></${S}parameter>\n</${S}invoke>\n<${S}invoke name="run">\n<${S}parameter name="timeout" string="false">30</${S}parameter>\n</${S}invoke>\n</${S}calls>`;
     for (const dialect of ['deepseek-v41', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1388,10 +1409,10 @@ describe("DSML calls without arguments or wrapper, and DeepSeek V4.1's spaced DS
     }
     // V4's unspaced tags are another spelling: deepseek-dsml's, not deepseek-v41's.
     const v4 = `<${D}tool_calls>\n<${D}invoke name="f">\n</${D}invoke>\n</${D}tool_calls>`;
-    expect(read(v4, { dialect: 'deepseek-v41' }).calls).toEqual([]);
+    expect(readCharByChar(v4, { dialect: 'deepseek-v41' }).calls).toEqual([]);
     expect(
       callsOf(
-        read(`<${S}calls>\n<${S}invoke name="f">\n</${S}invoke>\n</${S}calls>`, {
+        readCharByChar(`<${S}calls>\n<${S}invoke name="f">\n</${S}invoke>\n</${S}calls>`, {
           dialect: 'deepseek-dsml',
         }),
       ),
@@ -1411,7 +1432,7 @@ describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
     for (const head of [HEAD, '<|function_call|>'])
       for (const dialect of ['gigachat', 'auto'] as const) {
         const text = `I'll write it.${head}${JSON.stringify({ name: 'write_file', arguments: args })}`;
-        const result = read(text, { dialect });
+        const result = readCharByChar(text, { dialect });
         expect(result.errors).toEqual([]);
         expect(result.warnings).toEqual([]);
         expect(callsOf(result)).toEqual([['gigachat', 'write_file', args]]);
@@ -1424,7 +1445,7 @@ describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
       'Hi.<|message_sep|>\n\nuser<|role_sep|>\n{"name": "f", "arguments": {}}',
       'A function call<|role_sep|> is how it calls.',
     ]) {
-      const result = read(text, gigachat);
+      const result = readCharByChar(text, gigachat);
       expect(result.calls, text).toEqual([]);
       expect(result.errors, text).toEqual([]);
       expect(result.text, text).toBe(text);
@@ -1432,10 +1453,10 @@ describe('GigaChat 3 / 3.1 (a `function call` turn, <|function_call|>)', () => {
   });
 
   it('a call cut short, or no JSON, is no call: an error, its text kept', () => {
-    const cut = read(`${HEAD}{"name": "f", "arguments": {"a": "x`, gigachat);
+    const cut = readCharByChar(`${HEAD}{"name": "f", "arguments": {"a": "x`, gigachat);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
-    const notJson = read(`${HEAD}not json`, gigachat);
+    const notJson = readCharByChar(`${HEAD}not json`, gigachat);
     expect(notJson.calls).toEqual([]);
     expect(notJson.errors.map((e) => e.code)).toEqual(['invalid-json']);
     expect(notJson.text).toBe(`${HEAD}not json`);
@@ -1451,7 +1472,7 @@ describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
     const code = 'if (a < b && c) { s = "</longcat_tool_call>"; }';
     const text = `Let me check.\n<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Zürich 🎉", "days": 3}}\n</longcat_tool_call>\n<longcat_tool_call>{"name": "write_file", "arguments": {"path": "a.ts", "content": ${JSON.stringify(code)}, "note": ""}}</longcat_tool_call>`;
     for (const dialect of ['longcat', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1463,7 +1484,7 @@ describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
   });
 
   it('a list of calls in one block is read too', () => {
-    const result = read(
+    const result = readCharByChar(
       '<longcat_tool_call>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": [1]}}]</longcat_tool_call>',
       longcat,
     );
@@ -1474,14 +1495,17 @@ describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
   });
 
   it('a call cut short, or no JSON, is no call: an error, its text kept; unclosed at the end is one', () => {
-    const cut = read('<longcat_tool_call>{"name": "func", "arguments": {', longcat);
+    const cut = readCharByChar('<longcat_tool_call>{"name": "func", "arguments": {', longcat);
     expect(cut.calls).toEqual([]);
     expect(cut.errors.map((e) => e.code)).toEqual(['incomplete-tool-call']);
-    const notJson = read('Some text with <longcat_tool_call>invalid json', longcat);
+    const notJson = readCharByChar('Some text with <longcat_tool_call>invalid json', longcat);
     expect(notJson.calls).toEqual([]);
     expect(notJson.errors).toHaveLength(1);
     expect(notJson.text).toBe('Some text with <longcat_tool_call>invalid json');
-    const unclosed = read('<longcat_tool_call>{"name": "f", "arguments": {"a": 1}}', longcat);
+    const unclosed = readCharByChar(
+      '<longcat_tool_call>{"name": "f", "arguments": {"a": 1}}',
+      longcat,
+    );
     expect(callsOf(unclosed)).toEqual([['longcat', 'f', { a: 1 }]]);
     expect(unclosed.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
   });
@@ -1489,7 +1513,7 @@ describe("LongCat-Flash-Chat (Hermes' JSON in <longcat_tool_call>)", () => {
   it("in auto, a body that is no JSON (Flash-Lite's <longcat_arg_key> form) stays text", () => {
     const text =
       '<longcat_tool_call>search\n<longcat_arg_key>q</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n</longcat_tool_call>';
-    const result = read(text, { dialect: 'auto' });
+    const result = readCharByChar(text, { dialect: 'auto' });
     expect(result.calls).toEqual([]);
     expect(result.errors).toEqual([]);
     expect(result.text).toBe(text);
@@ -1516,7 +1540,7 @@ describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
       call('run', { command: 'ls -la' }),
     )}`;
     for (const dialect of ['step3', 'auto'] as const) {
-      const result = read(text, { dialect });
+      const result = readCharByChar(text, { dialect });
       expect(result.errors).toEqual([]);
       expect(result.warnings).toEqual([]);
       expect(callsOf(result)).toEqual([
@@ -1530,13 +1554,13 @@ describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
   it('a call with no parameters, and newlines between the tokens, read too', () => {
     const text =
       '<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="refresh">\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>';
-    const result = read(text, step3);
+    const result = readCharByChar(text, step3);
     expect(result.warnings).toEqual([]);
     expect(callsOf(result)).toEqual([['step3', 'refresh', {}]]);
   });
 
   it('a call without its `function<｜tool_sep｜>` is read with a warning', () => {
-    const result = read(
+    const result = readCharByChar(
       block(
         '<｜tool_call_begin｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜>',
       ),
@@ -1547,7 +1571,7 @@ describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
   });
 
   it("DeepSeek's tokens (with ▁) stay DeepSeek's; a call cut short is one, with a warning; no name is an error", () => {
-    const cut = read(
+    const cut = readCharByChar(
       '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="func">',
       step3,
     );
@@ -1555,11 +1579,11 @@ describe("Step-3's <steptml:invoke> calls (<｜tool_calls_begin｜>)", () => {
     expect(cut.warnings.map((w) => w.code)).toEqual(['unclosed-call-at-end']);
     const unnamed =
       '<｜tool_calls_begin｜><｜tool_call_begin｜>code<｜tool_sep｜>print(1)<｜tool_call_end｜><｜tool_calls_end｜>';
-    const failed = read(unnamed, step3);
+    const failed = readCharByChar(unnamed, step3);
     expect(failed.calls).toEqual([]);
     expect(failed.errors.map((e) => e.code)).toEqual(['missing-tool-name']);
     expect(failed.text).toBe(unnamed);
-    const deepseek = read(
+    const deepseek = readCharByChar(
       '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
       { dialect: 'auto' },
     );
@@ -1634,7 +1658,7 @@ describe('arguments written as a JSON string holding the object (issue 44.5)', (
 
 /** The parse, the same fed one character at a time and in 100 random chunkings. */
 function readChunked(text: string, options: ParseOptions) {
-  const whole = read(text, options);
+  const whole = readCharByChar(text, options);
   fc.assert(
     fc.property(cutsArbitrary, (cuts) => {
       expect(feedChunks(splitAt(text, cuts), options).result).toEqual(whole);
@@ -1655,7 +1679,7 @@ describe("Llama 3.2's calls joined by ';' (vLLM and SGLang test_multiple_json*, 
       `${weather} ; ${time}\nDone.`,
       `${weather};\t${time}; ${weather}`,
     ]) {
-      const { calls, errors, text: prose } = read(text, llama3);
+      const { calls, errors, text: prose } = readCharByChar(text, llama3);
       expect(errors, text).toEqual([]);
       expect(calls.map((c) => c.toolName).slice(0, 2), text).toEqual(['get_weather', 'get_time']);
       expect(prose, text).toBe(text.endsWith('Done.') ? '\nDone.' : '');
@@ -1663,21 +1687,21 @@ describe("Llama 3.2's calls joined by ';' (vLLM and SGLang test_multiple_json*, 
   });
 
   it('ends the block at anything else: a ";" before prose, a list, a newline stay text', () => {
-    expect(read(`${weather}; see above`, llama3)).toMatchObject({
+    expect(readCharByChar(`${weather}; see above`, llama3)).toMatchObject({
       calls: [{ toolName: 'get_weather' }],
       text: '; see above',
       errors: [],
     });
     const listed = `<|python_tag|>[${weather}]; ${time}`;
-    expect(read(listed, llama3).calls.map((c) => c.toolName)).toEqual(['get_weather']);
-    expect(read(`${weather}\n; ${time}`, llama3).calls.map((c) => c.toolName)).toEqual([
+    expect(readCharByChar(listed, llama3).calls.map((c) => c.toolName)).toEqual(['get_weather']);
+    expect(readCharByChar(`${weather}\n; ${time}`, llama3).calls.map((c) => c.toolName)).toEqual([
       'get_weather',
     ]);
   });
 
   it('decides within a bounded run of blanks: a flood of them after ";" ends the block', () => {
     const text = `${weather};${' '.repeat(10_000)}${time}`;
-    const { calls, text: prose } = read(text, llama3);
+    const { calls, text: prose } = readCharByChar(text, llama3);
     expect(calls.map((c) => c.toolName)).toEqual(['get_weather']);
     expect(prose).toBe(`;${' '.repeat(10_000)}${time}`);
   });
@@ -1690,7 +1714,7 @@ describe("DeepSeek-R1 distills' shortened <｜tool▁calls｜> (llama.cpp deepse
   it('opens the section and its first call, in deepseek and auto', () => {
     const text = `Let me check. <｜tool▁calls｜>${call('get_weather', '{"city": "Paris"}')}<｜tool▁call▁begin｜>${call('now', '{}')}<｜tool▁calls▁end｜> Done.`;
     for (const dialect of ['deepseek', 'auto'] as const) {
-      const { calls, errors, warnings, text: prose } = read(text, { dialect });
+      const { calls, errors, warnings, text: prose } = readCharByChar(text, { dialect });
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
       expect(calls.map((c) => [c.toolName, c.arguments])).toEqual([
@@ -1702,7 +1726,7 @@ describe("DeepSeek-R1 distills' shortened <｜tool▁calls｜> (llama.cpp deepse
   });
 
   it('is no call without a call in it: its text comes back with an error', () => {
-    const { calls, errors, text } = read('<｜tool▁calls｜><｜tool▁calls▁end｜>', {
+    const { calls, errors, text } = readCharByChar('<｜tool▁calls｜><｜tool▁calls▁end｜>', {
       dialect: 'deepseek',
     });
     expect(calls).toEqual([]);
@@ -1714,7 +1738,7 @@ describe("DeepSeek-R1 distills' shortened <｜tool▁calls｜> (llama.cpp deepse
 describe("Llama 3.1's built-in tools after <|python_tag|> (llama.cpp test_templates, #43 item 4)", () => {
   it('reads name.call(k=v) as a call of the tool name, in llama3-json and auto', () => {
     for (const dialect of ['llama3-json', 'auto'] as const) {
-      const { calls, errors, text } = read(
+      const { calls, errors, text } = readCharByChar(
         `<|python_tag|>brave_search.call(query="Paris weather")<|eom_id|>`,
         { dialect },
       );
@@ -1727,11 +1751,11 @@ describe("Llama 3.1's built-in tools after <|python_tag|> (llama.cpp test_templa
   });
 
   it('reads a JSON object after the tag as before; .call( with no name before it is no call', () => {
-    const json = read('<|python_tag|>{"name": "f", "parameters": {"a": 1}}', {
+    const json = readCharByChar('<|python_tag|>{"name": "f", "parameters": {"a": 1}}', {
       dialect: 'llama3-json',
     });
     expect(json.calls.map((c) => [c.toolName, c.arguments])).toEqual([['f', { a: 1 }]]);
-    const bare = read('<|python_tag|>.call(x=1)', { dialect: 'llama3-json' });
+    const bare = readCharByChar('<|python_tag|>.call(x=1)', { dialect: 'llama3-json' });
     expect(bare.calls).toEqual([]);
     expect(bare.errors.map((e) => e.code)).toEqual(['invalid-json']);
   });
@@ -1747,7 +1771,7 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
       '{\n  "tool_calls": [\n    {\n      "name": "get_weather",\n      "arguments": {\n        "city": "Zürich"\n      },\n      "id": "123456789"\n    },\n    {"name": "now", "arguments": {}, "id": "2"}\n  ]\n}',
       '{"tool_call": {"name": "get_weather", "arguments": {"city": "Zürich"}}}',
     ]) {
-      const result = read(text, generic);
+      const result = readCharByChar(text, generic);
       expect(result.errors, text).toEqual([]);
       expect(result.warnings, text).toEqual([]);
       expect(result.text, text).toBe('');
@@ -1764,7 +1788,7 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
 
   it('{"response": "…"} is the reply as written: text, no call, no error', () => {
     const text = '{\n  "response": "Hello, world!\\nWhat\'s up?"\n}';
-    expect(read(text, generic)).toEqual({
+    expect(readCharByChar(text, generic)).toEqual({
       text,
       thinking: [],
       calls: [],
@@ -1784,7 +1808,7 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
       ],
       ['{"tool_calls": [{"arguments": {}}]}', 'missing-tool-name'],
     ] as const) {
-      const result = read(body, generic);
+      const result = readCharByChar(body, generic);
       expect(result.calls, body).toEqual([]);
       expect(
         result.errors.map((e) => e.code),
@@ -1801,12 +1825,12 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
       '{"tool_calls": [{"name": "f", "arguments": {"a": 1}}], "content": ""}',
       '{"tool_call": {"name": "f", "arguments": {"a": 1}}, "content": ""}',
     ]) {
-      const result = read(text, generic);
+      const result = readCharByChar(text, generic);
       expect(result.errors, text).toEqual([]);
       expect(result.calls.map((c) => [c.toolName, { ...c.arguments }])).toEqual([['f', { a: 1 }]]);
     }
     const said = '{"tool_call": {"name": "f", "arguments": {}}, "content": "Let me check."}';
-    const result = read(said, generic);
+    const result = readCharByChar(said, generic);
     expect(result.calls).toEqual([]);
     expect(result.errors.map((e) => e.code)).toEqual(['invalid-json']);
     expect(result.text).toBe(said);
@@ -1814,7 +1838,7 @@ describe("llama.cpp's generic JSON form (generic-json)", () => {
 
   it('auto leaves it alone: replies hold JSON data', () => {
     const text = '{"tool_calls": [{"name": "f", "arguments": {}}]}';
-    expect(read(text, { dialect: 'auto' }).calls).toEqual([]);
-    expect(read(text, { dialect: 'auto' }).text).toBe(text);
+    expect(readCharByChar(text, { dialect: 'auto' }).calls).toEqual([]);
+    expect(readCharByChar(text, { dialect: 'auto' }).text).toBe(text);
   });
 });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createFold,
-  createParser,
-  DIALECTS,
-  type ParseOptions,
-  parse,
-  renderCallIn,
-} from './support/all.js';
+import { DIALECTS, type ParseOptions, renderCallIn } from './support/all.js';
 import { feedChunks, readCharByChar } from './support/chunk.js';
 
 /**
@@ -14,8 +7,6 @@ import { feedChunks, readCharByChar } from './support/chunk.js';
  * It fails with `unreadable-arguments` pointing at that text, its text comes back as text, and
  * nothing of it is offered for execution; the calls before it in its block stay calls.
  */
-
-const read = readCharByChar;
 
 const DSML_OPEN = '<｜DSML｜function_calls>';
 const DSML_CLOSE = '</｜DSML｜function_calls>';
@@ -26,7 +17,7 @@ const dsmlParameter = (key: string, value: string) =>
 
 /** The error of a failed call: its code, and the text it points at. */
 function failure(text: string, options: ParseOptions) {
-  const result = read(text, options);
+  const result = readCharByChar(text, options);
   expect(result.errors).toHaveLength(1);
   const [error] = result.errors;
   return { result, error, at: text.slice(error.offset).trimStart() };
@@ -66,7 +57,7 @@ describe('a call whose parameters cannot be read fails (never runs with argument
     const from = text.indexOf(bad) - 1;
     expect(result.text).toBe(`Sure.${text.slice(from)}`);
     // Auto reads the same.
-    const auto = read(text, { dialect: 'auto' });
+    const auto = readCharByChar(text, { dialect: 'auto' });
     expect(auto.calls.map((c) => c.toolName)).toEqual(['first']);
     expect(auto.errors.map((e) => e.code)).toEqual(['unreadable-arguments']);
   });
@@ -90,7 +81,7 @@ describe('a call whose parameters cannot be read fails (never runs with argument
   it('GLM: escaped newlines between its tags (a logged reply) are still blanks', () => {
     const text =
       '<tool_call>todo_write\\n<arg_key>todos</arg_key>\\n<arg_value>[1]</arg_value>\\n<arg_key>n</arg_key>\\n<arg_value>2</arg_value>\\n</tool_call>';
-    const result = read(text, { dialect: 'glm' });
+    const result = readCharByChar(text, { dialect: 'glm' });
     expect(result.errors).toEqual([]);
     expect(result.calls[0].arguments).toEqual({ todos: '[1]', n: '2' });
   });
@@ -156,7 +147,7 @@ describe('a call whose parameters cannot be read fails (never runs with argument
   });
 
   it('a tool that takes no arguments is still written {} and is a call', () => {
-    const result = read('<tool_call>\n{"name": "now", "arguments": {}}\n</tool_call>', {
+    const result = readCharByChar('<tool_call>\n{"name": "now", "arguments": {}}\n</tool_call>', {
       dialect: 'hermes',
     });
     expect(result.errors).toEqual([]);
@@ -166,7 +157,7 @@ describe('a call whose parameters cannot be read fails (never runs with argument
   it('in a JSON list, the call before the one without arguments stays; the one after does not run', () => {
     const text =
       '[TOOL_CALLS][{"name": "a", "arguments": {}}, {"name": "b"}, {"name": "c", "arguments": {}}]';
-    const result = read(text, { dialect: 'mistral' });
+    const result = readCharByChar(text, { dialect: 'mistral' });
     expect(result.calls.map((c) => c.toolName)).toEqual(['a']);
     expect(result.errors.map((e) => e.code)).toContain('unreadable-arguments');
   });
